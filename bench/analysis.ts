@@ -1,0 +1,168 @@
+/**
+ * analysis/hits benchmark (PRODUCT §8): seeds N calls (or reuses a seeded
+ * database) and measures p50/p95 of the query mix on SQLite and PostgreSQL,
+ * through the HTTP layer (Fastify inject: authentication, validation,
+ * JSON), plus the database size.
+ *
+ *   npx tsx bench/analysis.ts [--calls 10000000] [--days 150] [--db sqlite|postgres|both]
+ *                             [--rounds 30] [--quick] [--data-dir data/bench-analysis]
+ *
+ * SQLite lives in --data-dir; PostgreSQL in schema bench_analysis of
+ * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/cc_dev).
+ * A database already holding at least N calls for the bench account is reused.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { parseArgs } from '../src/cli/args.js';
+import { seedCalls } from '../src/cli/seed-calls.js';
+import { systemClock } from '../src/clock.js';
+import { loadConfig } from '../src/config/config.js';
+import { migrate } from '../src/db/migrate.js';
+import { PostgresDatabase } from '../src/db/postgres.js';
+import { SqliteDatabase } from '../src/db/sqlite.js';
+import type { Database, Dialect } from '../src/db/types.js';
+import { AccountService } from '../src/modules/account/account.service.js';
+import { PG_URL, root } from './support.js';
+
+const { options } = parseArgs(process.argv.slice(2));
+const quick = options.quick !== undefined;
+const CALLS = Number(options.calls ?? (quick ? 200_000 : 10_000_000));
+const DAYS = Number(options.days ?? (quick ? 30 : 150));
+const ROUNDS = Number(options.rounds ?? (quick ? 10 : 30));
+const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
+const DATA_DIR = path.resolve(root, options['data-dir'] ?? 'data/bench-analysis');
+const SCHEMA = options.schema ?? 'bench_analysis';
+const USER = 'bench-analysis';
+const PASSWORD = 'bench-analysis-password';
+
+async function open(dialect: Dialect): Promise<{ db: Database; size: () => Promise<number> }> {
+  if (dialect === 'sqlite') {
+    const file = path.join(DATA_DIR, 'callcenter.db');
+    const db = new SqliteDatabase(file);
+    const size = async () => ['', '-wal'].reduce((n, s) => n + (fs.existsSync(file + s) ? fs.statSync(file + s).size : 0), 0);
+    return { db, size };
+  }
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
+  await admin.end();
+  const db = new PostgresDatabase(PG_URL, 4, `-c search_path=${SCHEMA}`);
+  const size = async () => {
+    const row = await db.get<{ n: number }>(
+      `SELECT COALESCE(SUM(pg_total_relation_size(quote_ident(schemaname) || '.' || quote_ident(tablename))), 0) AS n FROM pg_tables WHERE schemaname = $1`,
+      [SCHEMA],
+    );
+    return Number(row?.n ?? 0);
+  };
+  return { db, size };
+}
+
+async function ensureData(db: Database): Promise<{ accountId: number; calls: number; seeded: number; seedSeconds: number }> {
+  await migrate(db);
+  let row = await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [USER]);
+  const accounts = new AccountService(db, systemClock);
+  if (!row) {
+    await accounts.create({ username: USER, password: PASSWORD, name: 'Analysis benchmark' });
+    row = await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [USER]);
+  }
+  const accountId = Number(row!.id);
+  const have = Number((await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM calls WHERE account_id = $1', [accountId]))?.n ?? 0);
+  if (have >= CALLS) return { accountId, calls: have, seeded: 0, seedSeconds: 0 };
+  const started = Date.now();
+  let last = 0;
+  await seedCalls(db, accountId, CALLS - have, DAYS, (p) => {
+    if (Date.now() - last > 5000) {
+      last = Date.now();
+      process.stderr.write(`  ${db.dialect}: ${p.done.toLocaleString('en-US')} calls, ${Math.round(p.done / (p.elapsedMs / 1000)).toLocaleString('en-US')}/s\n`);
+    }
+  });
+  return { accountId, calls: CALLS, seeded: CALLS - have, seedSeconds: (Date.now() - started) / 1000 };
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+interface Row {
+  dialect: Dialect;
+  name: string;
+  path: string;
+  p50: number;
+  p95: number;
+  keys: number;
+}
+
+async function measure(dialect: Dialect): Promise<{ rows: Row[]; info: string }> {
+  const { db, size } = await open(dialect);
+  const data = await ensureData(db);
+  const { app } = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000000' }), db });
+  await app.ready();
+  const post = async (url: string, body: unknown) => (await app.inject({ method: 'POST', url, payload: body as object })).json() as Record<string, unknown>;
+  const login = await post('/api/v2/auth/login', { username: USER, password: PASSWORD });
+  const ssid = login.ssid as string;
+  const today = Math.floor(Date.now() / 86400_000) * 86400;
+  const range = { key: 'date', condi: 'range', val: `${today - 30 * 86400},${today - 1}` };
+  const mmdd = (t: number) => {
+    const d = new Date(t * 1000);
+    return `${String(d.getUTCMonth() + 1).padStart(2, '0')}-${String(d.getUTCDate()).padStart(2, '0')}-${d.getUTCFullYear()}`;
+  };
+  const stringRange = { key: 'date', condi: 'range', val: `${mmdd(today - 30 * 86400)} 00:00:00,${mmdd(today - 86400)} 23:59:59` };
+  const some = async (breakDown: string) => Object.keys(((await post('/api/v2/analysis/hits', { ssid, breakDown, filter: [range], fields: 'TC' })).data ?? {}) as object).slice(0, 3);
+  const keys: Record<string, string[]> = {};
+  for (const b of ['agentId', 'groupId', 'did', 'campaignId']) keys[b] = await some(b);
+  const mix: Array<[string, Record<string, unknown>]> = [];
+  for (const b of ['agentId', 'groupId', 'did', 'campaignId']) {
+    mix.push([`${b}: 30 days, disPlay date (multi)`, { breakDown: b, disPlay: 'date', multi: true, filter: [stringRange] }]);
+    mix.push([`${b}: 30 days, total`, { breakDown: b, disPlay: 'total', filter: [range] }]);
+    mix.push([`${b}: 30 days, month (multi)`, { breakDown: b, disPlay: 'month', multi: true, filter: [range] }]);
+    mix.push([`${b}: 30 days, ${b} in 3 keys, date (multi)`, { breakDown: b, multi: true, filter: [range, { key: b, condi: 'in', val: keys[b] }] }]);
+    mix.push([`${b}: 30 days, disPlay hour (multi)`, { breakDown: b, disPlay: 'hour', multi: true, filter: [range] }]);
+  }
+  mix.push(['other: agentId by did filter (cube)', { breakDown: 'agentId', filter: [range, { key: 'did', condi: 'eq', val: keys.did![0] }] }]);
+  mix.push(['other: groupId by campaign + direction (cube)', { breakDown: 'groupId', filter: [range, { key: 'campaignId', condi: 'eq', val: keys.campaignId![0] }, { key: 'direction', condi: 'eq', val: 'inbound' }] }]);
+  mix.push(['other: did by one agent (cube)', { breakDown: 'did', filter: [range, { key: 'agentId', condi: 'eq', val: keys.agentId![0] }] }]);
+  mix.push(['other: groupId by 2 agents, 30 days (raw)', { breakDown: 'groupId', filter: [range, { key: 'agentId', condi: 'in', val: keys.agentId!.slice(0, 2) }] }]);
+  mix.push(['other: agentId, 1 day not whole days (hourly + raw edges)', { breakDown: 'agentId', filter: [{ key: 'date', condi: 'range', val: `${today - 2 * 86400 + 1800},${today - 86400 + 1799}` }] }]);
+  const rows: Row[] = [];
+  for (const [name, body] of mix) {
+    const times: number[] = [];
+    let keyCount = 0;
+    // Slow rows (raw scans, a month of hourly buckets) get fewer rounds.
+    const rounds = name.includes('(raw)') || name.includes('hour') ? Math.max(3, Math.floor(ROUNDS / 5)) : ROUNDS;
+    for (let i = 0; i < rounds + 2; i++) {
+      const t = performance.now();
+      const res = await post('/api/v2/analysis/hits', { ssid, ...body });
+      const ms = performance.now() - t;
+      if (res.status !== 'success') throw new Error(`${name}: ${JSON.stringify(res)}`);
+      keyCount = Object.keys(res.data as object).length;
+      if (i >= 2) times.push(ms); // two warm-up rounds
+    }
+    times.sort((a, b) => a - b);
+    rows.push({ dialect, name, path: '', p50: pct(times, 50), p95: pct(times, 95), keys: keyCount });
+    process.stderr.write(`  ${dialect} ${name}: p50 ${pct(times, 50).toFixed(1)} ms\n`);
+  }
+  const bytes = await size();
+  const rollupRows = Number((await db.get<{ n: number }>('SELECT (SELECT COUNT(*) FROM analysis_hourly) + (SELECT COUNT(*) FROM analysis_daily) + (SELECT COUNT(*) FROM analysis_cube) AS n'))?.n ?? 0);
+  await app.close();
+  await db.close();
+  const info = `${dialect}: ${data.calls.toLocaleString('en-US')} calls over ${DAYS} days${data.seeded ? `, ${data.seeded.toLocaleString('en-US')} seeded in ${data.seedSeconds.toFixed(0)} s (${Math.round(data.seeded / data.seedSeconds).toLocaleString('en-US')} calls/s)` : ' (reused)'}, database ${(bytes / 2 ** 30).toFixed(2)} GiB, ${rollupRows.toLocaleString('en-US')} roll-up rows`;
+  return { rows, info };
+}
+
+const all: Row[] = [];
+const infos: string[] = [];
+for (const d of DIALECTS) {
+  try {
+    const { rows, info } = await measure(d);
+    all.push(...rows);
+    infos.push(info);
+  } catch (err) {
+    infos.push(`${d}: failed: ${(err as Error).message}`);
+  }
+}
+console.log(infos.map((i) => `- ${i}`).join('\n'));
+console.log('');
+console.log('| database | query | keys | p50 | p95 |\n|---|---|---|---|---|');
+for (const r of all) console.log(`| ${r.dialect} | ${r.name} | ${r.keys} | ${r.p50.toFixed(1)} ms | ${r.p95.toFixed(1)} ms |`);

@@ -1,0 +1,286 @@
+/**
+ * Telephony-event benchmark (PRODUCT.md §8):
+ *  - events/ingest throughput, batches of 500 valid events (a realistic
+ *    cycle per agent: queued, ringing, answered, ended, wrap-up start/end,
+ *    so one event in six writes a call-history row and its roll-ups);
+ *  - Agent/live for a group of 50 agents and queue/count with 200 live calls,
+ *    in requests/s against a bare node:http server answering a precomputed
+ *    body of the same size (started by this script; target ≥ 0.5 ×).
+ *
+ *   npx tsx bench/ingest-live.ts [--db sqlite|postgres|both] [--duration 10] [--senders 4]
+ *
+ * The server runs as a child process pinned to core 0 (taskset), wrk and the
+ * event senders on core 1. Each run starts on a fresh database (SQLite in a
+ * temporary directory; PostgreSQL schema bench_live of BENCH_DATABASE_URL).
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { parseArgs } from '../src/cli/args.js';
+import { systemClock } from '../src/clock.js';
+import { migrate } from '../src/db/migrate.js';
+import { PostgresDatabase } from '../src/db/postgres.js';
+import { SqliteDatabase } from '../src/db/sqlite.js';
+import type { Database, Dialect } from '../src/db/types.js';
+import { AccountService } from '../src/modules/account/account.service.js';
+
+const { options } = parseArgs(process.argv.slice(2));
+const DURATION = Number(options.duration ?? 10);
+const SENDERS = Number(options.senders ?? 4);
+const BATCH = 500;
+const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/cc_dev';
+const PG_SCHEMA = 'bench_live';
+const INGEST = { username: 'bench-ingest', password: 'bench-ingest-password' };
+const VIEWS = { username: 'bench-views', password: 'bench-views-password' };
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const hasTaskset = (() => {
+  try {
+    execFileSync('which', ['taskset'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const pinned = (core: number, cmd: string, args: string[]): [string, string[]] => (hasTaskset ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args]);
+
+async function openDb(dialect: Dialect): Promise<{ db: Database; env: Record<string, string> }> {
+  if (dialect === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'callcenter-bench-live-'));
+    return { db: new SqliteDatabase(path.join(dir, 'callcenter.db')), env: { DATA_DIR: dir } };
+  }
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`DROP SCHEMA IF EXISTS ${PG_SCHEMA} CASCADE`);
+  await admin.query(`CREATE SCHEMA ${PG_SCHEMA}`);
+  await admin.end();
+  const opts = `-c search_path=${PG_SCHEMA}`;
+  return { db: new PostgresDatabase(PG_URL, 4, opts), env: { DATABASE_URL: `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(opts)}` } };
+}
+
+/** Agents straight into the tables (they never log in; hashing 150 passwords would only slow the set-up). */
+async function seedAgents(db: Database, accountId: number, groupId: number, n: number): Promise<number[]> {
+  await db.run('INSERT INTO groups (account_id, group_id, name, created_at) VALUES ($1, $2, $3, $4)', [accountId, groupId, `Group ${groupId}`, 0]);
+  const ids: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const row = await db.get<{ id: number }>('INSERT INTO agents (account_id, name, email, create_date) VALUES ($1, $2, $3, $4) RETURNING id', [accountId, `Agent ${i}`, `bench-${accountId}-${i}@example.com`, 0]);
+    ids.push(Number(row!.id));
+    await db.run('INSERT INTO agent_groups (account_id, agent_id, group_id) VALUES ($1, $2, $3)', [accountId, row!.id, groupId]);
+  }
+  return ids;
+}
+
+async function prepare(dialect: Dialect) {
+  const { db, env } = await openDb(dialect);
+  try {
+    await migrate(db);
+    const accounts = new AccountService(db, systemClock);
+    await accounts.bootstrap('operator', 'operator-password');
+    const ingestAccount = await accounts.create({ ...INGEST, name: 'Bench ingest' });
+    const viewsAccount = await accounts.create({ ...VIEWS, name: 'Bench views' });
+    const ingestAgents = await seedAgents(db, ingestAccount, 7, 200);
+    const viewAgents = await seedAgents(db, viewsAccount, 55, 50);
+    return { env, ingestAgents, viewAgents };
+  } finally {
+    await db.close();
+  }
+}
+
+function start(cmd: string, args: string[], env: Record<string, string>): ChildProcess {
+  const [c, a] = pinned(0, cmd, args);
+  return spawn(c, a, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+async function waitFor(url: string, ms = 60_000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > until) throw new Error(`${url} did not come up`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const done = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([done, new Promise((r) => setTimeout(r, 5000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** Endless valid event traffic over `agents`: each agent cycles through one call at a time. */
+function traffic(agents: number[], tag: string) {
+  const phase = new Array<number>(agents.length).fill(-1);
+  const call = new Array<string>(agents.length).fill('');
+  let n = 0;
+  let next = 0;
+  return (count: number): unknown[] => {
+    const out: unknown[] = [];
+    const ts = Date.now() / 1000;
+    while (out.length < count) {
+      const i = next;
+      next = (next + 1) % agents.length;
+      const agentId = agents[i]!;
+      const p = phase[i]!;
+      const id = `${tag}-${n++}`;
+      if (p === -1) out.push({ eventId: id, type: 'agent.login', ts, agentId, loginType: 'SIP' });
+      else if (p === 0) {
+        call[i] = `${tag}-c${n}`;
+        out.push({ eventId: id, type: 'call.queued', ts, callId: call[i], groupId: 7, did: '18005550100', caller: `9198${String(n % 1e8).padStart(8, '0')}` });
+      } else if (p === 1) out.push({ eventId: id, type: 'call.ringing', ts, callId: call[i], agentId });
+      else if (p === 2) out.push({ eventId: id, type: 'call.answered', ts, callId: call[i], agentId });
+      else if (p === 3) out.push({ eventId: id, type: 'call.ended', ts, callId: call[i] });
+      else if (p === 4) out.push({ eventId: id, type: 'agent.wrapup.start', ts, agentId });
+      else out.push({ eventId: id, type: 'agent.wrapup.end', ts, agentId });
+      phase[i] = p === 5 ? 0 : p + 1;
+    }
+    return out;
+  };
+}
+
+async function ingestRun(base: string, ssid: string, agents: number[]): Promise<{ eps: number; rejected: number }> {
+  const per = Math.floor(agents.length / SENDERS);
+  let accepted = 0;
+  let rejected = 0;
+  const until = Date.now() + DURATION * 1000;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: SENDERS }, async (_, s) => {
+      const gen = traffic(agents.slice(s * per, (s + 1) * per), `s${s}-${Date.now()}`);
+      while (Date.now() < until) {
+        const out = await post(`${base}/api/v2/events/ingest`, { ssid, events: gen(BATCH) });
+        const data = out.data as { accepted: number; errors: unknown[] } | undefined;
+        if (!data) throw new Error(`ingest failed: ${JSON.stringify(out)}`);
+        accepted += data.accepted;
+        rejected += data.errors.length;
+        if (data.errors.length > 0 && rejected === data.errors.length) console.warn('  first rejection:', JSON.stringify(data.errors[0]));
+      }
+    }),
+  );
+  return { eps: accepted / ((performance.now() - t0) / 1000), rejected };
+}
+
+/** 50 agents in group 55 in mixed states and 200 live calls (queued, ringing, connected). */
+async function liveScene(base: string, ssid: string, agents: number[]): Promise<void> {
+  const ts = Date.now() / 1000 - 120;
+  const ev: unknown[] = [];
+  let n = 0;
+  const e = (type: string, f: Record<string, unknown>) => ev.push({ eventId: `scene-${n++}`, type, ts, ...f });
+  agents.forEach((agentId, i) => {
+    e('agent.login', { agentId, loginType: i % 3 === 0 ? 'Mobile' : 'Web' });
+    e('agent.sip', { agentId, sipStatus: 'online' });
+    if (i < 8) e('agent.break.start', { agentId, reason: 'Lunch' });
+    else if (i < 14) e('agent.wrapup.start', { agentId });
+  });
+  for (let c = 0; c < 200; c++) {
+    e('call.queued', { callId: `live-${c}`, groupId: 55, did: `1800555010${c % 4}`, caller: `91990000${String(c).padStart(4, '0')}`, campaignId: `camp${c % 3}` });
+    const agentId = agents[14 + (c % 36)]!;
+    if (c < 36) {
+      e('call.ringing', { callId: `live-${c}`, agentId });
+      if (c < 24) e('call.answered', { callId: `live-${c}`, agentId });
+    }
+  }
+  const out = await post(`${base}/api/v2/events/ingest`, { ssid, events: ev });
+  const data = out.data as { accepted: number; errors: unknown[] };
+  if (data.errors.length > 0) throw new Error(`scene rejected: ${JSON.stringify(data.errors.slice(0, 3))}`);
+}
+
+interface WrkResult {
+  rps: number;
+  p99ms: number;
+}
+
+function wrk(url: string, body: string, seconds: number): WrkResult {
+  const script = path.join(os.tmpdir(), `bench-live-${process.pid}.lua`);
+  fs.writeFileSync(script, `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = ${JSON.stringify(body)}\n`);
+  const [c, a] = pinned(1, 'wrk', ['-t1', '-c50', `-d${seconds}s`, '--latency', '-s', script, url]);
+  const out = execFileSync(c, a, { encoding: 'utf8' });
+  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out);
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+    p99ms: p99 ? Number(p99[1]) * (p99[2] === 'us' ? 0.001 : p99[2] === 's' ? 1000 : 1) : NaN,
+  };
+}
+
+/** A bare node:http server answering `body` (read from a file) to every POST. */
+const BARE = `
+const http = require('node:http');
+const body = require('node:fs').readFileSync(process.env.BODY_FILE);
+http.createServer((req, res) => {
+  req.on('data', () => {});
+  req.on('end', () => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+    res.end(body);
+  });
+}).listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+async function bareRps(body: string): Promise<WrkResult> {
+  const file = path.join(os.tmpdir(), `bench-live-body-${process.pid}.json`);
+  fs.writeFileSync(file, body);
+  const port = 18_095;
+  const child = start(process.execPath, ['-e', BARE], { PORT: String(port), BODY_FILE: file });
+  try {
+    await waitFor(`http://127.0.0.1:${port}/`);
+    wrk(`http://127.0.0.1:${port}/`, '{}', 2);
+    return wrk(`http://127.0.0.1:${port}/`, '{}', DURATION);
+  } finally {
+    await stop(child);
+  }
+}
+
+async function main(): Promise<void> {
+  const lines: string[] = [];
+  for (const d of DIALECTS) {
+    const { env, ingestAgents, viewAgents } = await prepare(d);
+    // A port per database: a server still shutting down must not answer for the next one.
+    const port = d === 'sqlite' ? 18_096 : 18_097;
+    const base = `http://127.0.0.1:${port}`;
+    const server = start(process.execPath, ['bin/callcenter.js', 'serve'], { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' });
+    try {
+      await waitFor(`${base}/healthz`);
+      const ingestSsid = ((await post(`${base}/api/v2/auth/login`, INGEST)) as { ssid: string }).ssid;
+      const viewsSsid = ((await post(`${base}/api/v2/auth/login`, VIEWS)) as { ssid: string }).ssid;
+      await ingestRun(base, ingestSsid, ingestAgents.slice(0, 40)).catch(() => undefined); // warm-up (JIT, statements)
+      const ing = await ingestRun(base, ingestSsid, ingestAgents.slice(40));
+      const target = d === 'sqlite' ? 25_000 : 10_000;
+      lines.push(`| ${d} | events/ingest (batches of ${BATCH}, ${SENDERS} senders) | ${Math.round(ing.eps)} events/s | target ${target} | ${ing.eps >= target ? 'met' : 'NOT met'} |`);
+      if (ing.rejected > 0) console.warn(`  ${ing.rejected} events rejected`);
+      console.log(lines[lines.length - 1]);
+      await liveScene(base, viewsSsid, viewAgents);
+      for (const [op, body] of [
+        ['Agent/live', { ssid: viewsSsid, groupid: 55 }],
+        ['queue/count', { ssid: viewsSsid }],
+      ] as const) {
+        const url = `${base}/api/v2/${op}`;
+        const sample = JSON.stringify(await post(url, body));
+        if (!sample.includes('"success"')) console.warn(`  ${op} answered ${sample}`);
+        const bare = await bareRps(sample);
+        wrk(url, JSON.stringify(body), 2);
+        const r = wrk(url, JSON.stringify(body), DURATION);
+        const ratio = r.rps / bare.rps;
+        lines.push(`| ${d} | ${op} (${sample.length} B body) | ${Math.round(r.rps)} req/s, p99 ${r.p99ms.toFixed(2)} ms | bare ${Math.round(bare.rps)} req/s → ${ratio.toFixed(2)} × (target 0.5) | ${ratio >= 0.5 ? 'met' : 'NOT met'} |`);
+        console.log(lines[lines.length - 1]);
+      }
+    } finally {
+      await stop(server);
+    }
+  }
+  console.log(`\n| database | measurement | result | against | target |\n|---|---|---|---|---|\n${lines.join('\n')}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,181 @@
+/**
+ * What the run-all benchmark and the soak share: wrk with a Lua request
+ * script, child processes pinned to a core, a fresh database, RSS sampling.
+ */
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { Dialect } from '../src/db/types.js';
+
+export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+export const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/cc_dev';
+
+function has(cmd: string): boolean {
+  try {
+    execFileSync('which', [cmd], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+export const hasTaskset = has('taskset');
+export const hasWrk = has('wrk');
+
+/** The command, pinned to one core when taskset exists (server on 0, load on 1). */
+export function pinned(core: number, cmd: string, args: string[]): [string, string[]] {
+  return hasTaskset && os.cpus().length > 1 ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args];
+}
+
+export function startChild(cmd: string, args: string[], env: Record<string, string>, core = 0): ChildProcess {
+  const [c, a] = pinned(core, cmd, args);
+  return spawn(c, a, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const done = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([done, new Promise((r) => setTimeout(r, 5000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
+
+export async function waitHealthy(port: number, path = '/healthz', ms = 60_000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}${path}`)).status < 500) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) throw new Error(`port ${port} did not come up`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export async function postJson<T = Record<string, unknown>>(port: number, route: string, body: unknown): Promise<T> {
+  const res = await fetch(`http://127.0.0.1:${port}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return (await res.json()) as T;
+}
+
+/** A fresh, empty database for one benchmark: a temporary SQLite directory or a new PostgreSQL schema. */
+export async function freshBenchDatabase(dialect: Dialect, name: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `callcenter-${name}-`));
+    return { env: { DATA_DIR: dir }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const schema = `bench_${name}_${process.pid}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const url = `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  return {
+    env: { DATABASE_URL: url },
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await c.end();
+    },
+  };
+}
+
+export interface WrkResult {
+  rps: number;
+  p50ms: number;
+  p99ms: number;
+  /** Non-2xx answers plus answers whose body was not a success envelope. */
+  errors: number;
+  /** Connection errors, timeouts. */
+  socketErrors: number;
+}
+
+function ms(m: RegExpExecArray | null): number {
+  if (!m) return NaN;
+  return Number(m[1]) * (m[2] === 'us' ? 0.001 : m[2] === 's' ? 1000 : 1);
+}
+
+/**
+ * wrk against `url` with POST bodies taken in turn from `bodies` (each a JSON
+ * text). Answers that are not `"status":"success"` count as errors (the API
+ * answers application errors with HTTP 200).
+ */
+export async function wrk(url: string, bodies: string[], opts: { seconds: number; connections: number; checkBody?: boolean }): Promise<WrkResult> {
+  const script = path.join(os.tmpdir(), `bench-run-all-${process.pid}-${Math.random().toString(36).slice(2)}.lua`);
+  const list = bodies.map((b) => `[==[${b}]==]`).join(',\n');
+  fs.writeFileSync(
+    script,
+    `wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local bodies = {${list}}
+local i = 0
+local bad = 0
+request = function()
+  i = i % #bodies + 1
+  return wrk.format(nil, nil, nil, bodies[i])
+end
+${opts.checkBody === false ? '' : `response = function(status, headers, body)
+  if status ~= 200 or not string.find(body, '"status":"success"', 1, true) then bad = bad + 1 end
+end`}
+done = function(summary, latency, requests)
+  io.write(string.format("BAD %d\\n", bad))
+end
+`,
+  );
+  const [c, a] = pinned(1, 'wrk', ['-t1', `-c${opts.connections}`, `-d${opts.seconds}s`, '--latency', '-s', script, url]);
+  const { stdout: out } = await promisify(execFile)(c, a, { encoding: 'utf8' });
+  fs.rmSync(script, { force: true });
+  const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+    p50ms: ms(/50%\s+([\d.]+)(us|ms|s)/.exec(out)),
+    p99ms: ms(/99%\s+([\d.]+)(us|ms|s)/.exec(out)),
+    errors: Number(/BAD (\d+)/.exec(out)?.[1] ?? 0) + Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) * (opts.checkBody === false ? 1 : 0),
+    socketErrors: sock ? sock.slice(1).reduce((s, n) => s + Number(n), 0) : 0,
+  };
+}
+
+/** Resident set size of a process in MiB (Linux /proc). */
+export function rssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)]! : NaN;
+}
+
+export const ECHO_SERVER = `
+const http = require('node:http');
+const body = process.env.ECHO_BODY;
+http.createServer((req, res) => {
+  let got = '';
+  req.on('data', (c) => (got += c));
+  req.on('end', () => {
+    // Parse like the API does (the work a JSON endpoint cannot avoid); a GET probe has no body.
+    if (got) JSON.parse(got);
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+}).listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+/** The last markdown table (a header row, a |---| row and rows) in a script's output. */
+export function lastTable(out: string): string {
+  const tables: string[][] = [];
+  let current: string[] = [];
+  for (const line of out.split(/\r?\n|\r/)) {
+    if (line.startsWith('|')) current.push(line);
+    else if (current.length) {
+      tables.push(current);
+      current = [];
+    }
+  }
+  if (current.length) tables.push(current);
+  const real = tables.filter((t) => t.length >= 2 && /^\|\s*-/.test(t[1]!));
+  return (real[real.length - 1] ?? []).join('\n');
+}

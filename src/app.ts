@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { AuthService } from './auth/auth.service.js';
+import { systemClock, type Clock } from './clock.js';
+import type { Config } from './config/config.js';
+import type { AppContext } from './context.js';
+import type { Database } from './db/types.js';
+import { installBodyParsing } from './http/body.js';
+import { installCors } from './http/cors.js';
+import { ErrorEnvelopeSchema } from './http/envelope.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { registerOperation } from './http/operation.js';
+import { RateLimiter } from './http/rate-limit.js';
+import { CODE_KEYWORDS } from './http/validation.js';
+import { allOperations } from './modules/index.js';
+import { registerStream } from './modules/events/stream.js';
+import { installMetrics } from './observability/metrics.js';
+import { installWallboard } from './modules/wallboard/wallboard.static.js';
+
+export interface BuildOptions {
+  config: Config;
+  db: Database;
+  clock?: Clock;
+  /** Check every success body against its schema (on in tests). */
+  validateResponses?: boolean;
+  /** Set once migrations ran; /healthz answers 503 before. */
+  ready?: () => boolean;
+}
+
+/** Never logged: credentials in query strings (the stream) are cut out of the URL. */
+function redactUrl(url: string): string {
+  return url.replace(/([?&](?:ssid|token)=)[^&]*/gi, '$1[redacted]');
+}
+
+/** Builds the whole application on an open, migrated database. Never listens. */
+export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  const { config, db } = opts;
+  const clock = opts.clock ?? systemClock;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.ssid', '*.token'], censor: '[redacted]' },
+      serializers: {
+        req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
+      },
+    },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    // Per-request lines are written at debug level by our own hook (with credentials cut out).
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: config.bodyLimit,
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+    ajv: { customOptions: { coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, keywords: CODE_KEYWORDS } },
+  });
+  // A cached live view carries its JSON already (modules/events/view-cache.ts).
+  app.setSerializerCompiler(() => (data) => (data as Record<symbol, string>)[Symbol.for('callcenter.preserialized-json')] ?? JSON.stringify(data));
+
+  const auth = new AuthService(db, clock, config.sessionTtlSeconds * 1000);
+  await auth.start();
+  app.addHook('onClose', async () => auth.stop());
+  const ctx: AppContext = { config, db, clock, auth, log: app.log };
+
+  if (config.logLevel === 'debug' || config.logLevel === 'trace') {
+    // Only registered when it logs: the hot path pays nothing for it otherwise.
+    app.addHook('onResponse', async (request, reply) => {
+      request.log.debug({ url: redactUrl(request.url), status: reply.statusCode, ms: reply.elapsedTime }, 'request');
+    });
+  }
+
+  installBodyParsing(app);
+  installCors(app);
+  installErrorHandling(app);
+  installMetrics(app, db);
+
+  app.addSchema(ErrorEnvelopeSchema);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Call Center Management API',
+        version: '2.0.0',
+        description:
+          'Every operation is POST /api/v2/<Module>/<operation> with a JSON body carrying the credentials ' +
+          '(ssid, or userId + token). Application errors are answered with HTTP 200 and the error envelope.',
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      if (opts.ready && !opts.ready()) throw new Error('not migrated');
+      await db.ping();
+      return { status: 'ok' };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable' });
+    }
+  });
+
+  installWallboard(app);
+
+  const limiter = new RateLimiter(config.rateLimitPerMinute, () => clock.now());
+  for (const op of allOperations(ctx)) {
+    registerOperation(app, op, { auth, limiter, validateResponses: opts.validateResponses ?? false });
+  }
+  registerStream(app, ctx);
+  return { app, ctx };
+}

@@ -1,0 +1,194 @@
+import type { Clock } from '../clock.js';
+import type { Database } from '../db/types.js';
+import { fail } from '../http/errors.js';
+import { AuthRepository } from './auth.repository.js';
+import { ALL_PERMISSIONS, isPermission, type Permission } from './permissions.js';
+import { userIdOf, type Principal } from './principal.js';
+import { DUMMY_PASSWORD_HASH, hashPassword, newSecret, safeEqual, secretHash, verifyPassword } from './secrets.js';
+
+export type Credentials = { form: 'ssid'; ssid: string } | { form: 'token'; userId: string; token: string };
+
+interface CacheEntry {
+  principal: Principal;
+  /** Session expiry (ms); Infinity for tokens. */
+  expiresAt: number;
+  cachedAt: number;
+}
+
+const CHANNEL = 'auth_invalidate';
+/** How long a resolved credential is trusted without asking the database again. */
+const CACHE_MS = 5_000;
+/** Sliding expiry is written at most this often per session. */
+const EXTEND_EVERY_MS = 60_000;
+const CACHE_MAX = 50_000;
+
+/**
+ * Login, sessions, tokens and the resolution of a request's credentials to
+ * a Principal. Resolved credentials are cached for a few seconds so a warm
+ * session costs no database round trip; logout, revocation and changes to
+ * an account's agents or roles clear the cache on every node (NOTIFY).
+ */
+export class AuthService {
+  private readonly repo: AuthRepository;
+  private readonly cache = new Map<string, CacheEntry>();
+  private unlisten: (() => void) | null = null;
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly sessionTtlMs: number,
+  ) {
+    this.repo = new AuthRepository(db);
+  }
+
+  /** Subscribes to invalidations; a database that is down now is retried in the background. */
+  async start(): Promise<void> {
+    try {
+      this.unlisten = await this.db.listen(CHANNEL, (payload) => this.drop(payload));
+    } catch {
+      this.cache.clear();
+      this.retry = setTimeout(() => void this.start(), 2000);
+      this.retry.unref();
+    }
+  }
+
+  stop(): void {
+    if (this.retry) clearTimeout(this.retry);
+    this.unlisten?.();
+    this.cache.clear();
+  }
+
+  private drop(payload: string): void {
+    if (payload.startsWith('h:')) {
+      this.cache.delete(payload.slice(2));
+      return;
+    }
+    const accountId = Number(payload.slice(2));
+    for (const [key, entry] of this.cache) if (entry.principal.accountId === accountId) this.cache.delete(key);
+  }
+
+  /** Forget every cached credential of an account (its agents or roles changed), on every node. */
+  async invalidateAccount(accountId: number): Promise<void> {
+    this.drop(`a:${accountId}`);
+    await this.db.notify(CHANNEL, `a:${accountId}`);
+  }
+
+  private async invalidateCredential(hash: string): Promise<void> {
+    this.cache.delete(hash);
+    await this.db.notify(CHANNEL, `h:${hash}`);
+  }
+
+  async login(username: string, password: string): Promise<{ ssid: string; userId: string; expiresAt: number }> {
+    const account = await this.repo.accountForLogin(username);
+    const agent = account ? undefined : await this.repo.agentForLogin(username);
+    const stored = account?.password_hash ?? agent?.password_hash ?? DUMMY_PASSWORD_HASH;
+    const ok = (await verifyPassword(password, stored)) && (account !== undefined || agent?.status === 1);
+    if (!ok) throw fail(1014, 'wrong username or password');
+    const accountId = account ? account.id : agent!.account_id;
+    const agentId = account ? null : agent!.id;
+    const ssid = newSecret();
+    const now = this.clock.now();
+    const expiresAt = now + this.sessionTtlMs;
+    await this.repo.insertSession(secretHash(ssid), accountId, agentId, expiresAt, now);
+    await this.repo.deleteExpiredSessions(now);
+    return { ssid, userId: userIdOf(accountId, agentId), expiresAt: Math.floor(expiresAt / 1000) };
+  }
+
+  async logout(principal: Principal): Promise<void> {
+    if (principal.credential.type !== 'session') throw fail(1000, 'logout ends a session; revoke a token with auth/revokeToken');
+    await this.repo.deleteSession(principal.credential.hash);
+    await this.invalidateCredential(principal.credential.hash);
+  }
+
+  async createToken(principal: Principal, kind: 'api' | 'switch', name: string): Promise<{ userId: string; token: string }> {
+    const token = newSecret();
+    const userId = kind === 'switch' ? `switch-${principal.accountId}` : principal.userId;
+    await this.repo.insertToken({
+      hash: secretHash(token),
+      accountId: principal.accountId,
+      agentId: kind === 'switch' ? null : principal.agentId,
+      userId,
+      kind,
+      name,
+      now: this.clock.now(),
+    });
+    return { userId, token };
+  }
+
+  /** Revokes a token the principal owns (clients own every token of their account). Else 1012. */
+  async revokeToken(principal: Principal, token: string): Promise<void> {
+    const hash = secretHash(token);
+    const row = await this.repo.token(hash);
+    const owns =
+      row !== undefined &&
+      row.account_id === principal.accountId &&
+      (principal.kind === 'client' || (row.agent_id !== null && row.agent_id === principal.agentId));
+    if (!row || !owns) throw fail(1012, 'no such token');
+    await this.repo.revokeToken(row.id, this.clock.now());
+    await this.invalidateCredential(hash);
+  }
+
+  /** The principal behind a request's credentials, or 1014. */
+  async resolve(creds: Credentials): Promise<Principal> {
+    const secret = creds.form === 'ssid' ? creds.ssid : creds.token;
+    const hash = secretHash(secret);
+    const now = this.clock.now();
+    const hit = this.cache.get(hash);
+    // Without a live invalidation feed nothing is served from the cache.
+    if (hit && this.unlisten && now - hit.cachedAt < CACHE_MS && hit.expiresAt > now) {
+      if (creds.form === 'token' && !safeEqual(creds.userId, hit.principal.userId)) throw fail(1014);
+      if (creds.form === 'ssid' && hit.principal.credential.type !== 'session') throw fail(1014);
+      return hit.principal;
+    }
+    const entry = creds.form === 'ssid' ? await this.fromSession(hash, now) : await this.fromToken(hash, creds.userId);
+    if (this.cache.size >= CACHE_MAX) this.cache.clear();
+    this.cache.set(hash, entry);
+    return entry.principal;
+  }
+
+  private async fromSession(hash: string, now: number): Promise<CacheEntry> {
+    const row = await this.repo.session(hash, now);
+    if (!row) throw fail(1014);
+    let expiresAt = row.expires_at;
+    // Sliding expiry, written at most once a minute per session.
+    if (expiresAt - now < this.sessionTtlMs - EXTEND_EVERY_MS) {
+      expiresAt = now + this.sessionTtlMs;
+      await this.repo.extendSession(hash, expiresAt);
+    }
+    const principal = await this.principal(row.account_id, row.agent_id, { type: 'session', hash }, false);
+    return { principal, expiresAt, cachedAt: now };
+  }
+
+  private async fromToken(hash: string, userId: string): Promise<CacheEntry> {
+    const row = await this.repo.token(hash);
+    if (!row || !safeEqual(userId, row.user_id)) throw fail(1014);
+    const principal = await this.principal(row.account_id, row.agent_id, { type: 'token', hash }, row.kind === 'switch');
+    principal.userId = row.user_id;
+    return { principal, expiresAt: Infinity, cachedAt: this.clock.now() };
+  }
+
+  private async principal(accountId: number, agentId: number | null, credential: Principal['credential'], isSwitch: boolean): Promise<Principal> {
+    const base = { accountId, agentId, credential, userId: userIdOf(accountId, agentId) };
+    if (isSwitch) return { ...base, kind: 'switch', isOperator: false, permissions: new Set(), canSee: false };
+    if (agentId === null) {
+      return { ...base, kind: 'client', isOperator: await this.repo.isOperator(accountId), permissions: ALL_PERMISSIONS, canSee: true };
+    }
+    const access = await this.agentAccess(agentId, accountId);
+    return { ...base, kind: 'agent', isOperator: false, ...access };
+  }
+
+  /** An agent's permissions come from its role; a missing, inactive or deleted role grants nothing. */
+  private async agentAccess(agentId: number, accountId: number): Promise<{ permissions: Set<Permission>; canSee: boolean }> {
+    const row = await this.repo.agentAccess(agentId);
+    if (!row || row.account_id !== accountId || row.is_deleted === 1 || row.status !== 1) throw fail(1014);
+    if (row.permissions === null || row.role_deleted === 1 || row.role_status !== 1) {
+      return { permissions: new Set(), canSee: false };
+    }
+    const parsed: unknown = JSON.parse(row.permissions);
+    const permissions = new Set((Array.isArray(parsed) ? parsed : []).filter(isPermission));
+    return { permissions, canSee: row.can_see === 1 };
+  }
+}
+
+export { hashPassword };

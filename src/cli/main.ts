@@ -1,0 +1,57 @@
+import { loadConfig, ConfigError } from '../config/config.js';
+import { commands } from './commands.js';
+
+const usage = `callcenter <command>
+
+  serve                                 start the API server (default)
+  migrate                               apply database migrations and exit
+  account create <username> <password> [--name N] [--timezone TZ]
+                                        create a tenant account
+  token create <username> [--kind api|switch] [--name N]
+                                        create an API or switch token for an account
+  seed --demo                           create the demo tenant (idempotent; see docs/simulator.md)
+  seed --contacts N [--account USERNAME]
+                                        bulk-load N contacts (default account: the demo tenant)
+  simulate [--rate N] [--speed X] [--duration S] [--url U --user-id I --token T]
+                                        drive simulated call traffic (docs/simulator.md)
+  bench [--only core,hot,ingest,analysis,soak] [--db sqlite|postgres|both] [--quick]
+                                        run the benchmark suite, write docs/benchmarks.md
+                                        (SOAK_SECONDS=N adds a soak; see docs/benchmarks.md)
+
+Environment: HOST, PORT, DATA_DIR, DATABASE_URL, CALLCENTER_ADMIN_USERNAME,
+CALLCENTER_ADMIN_PASSWORD, CALLCENTER_DEMO, SESSION_TTL_SECONDS,
+RATE_LIMIT_PER_MINUTE, LOG_LEVEL, PG_POOL_SIZE (see README).`;
+
+async function main(argv: string[]): Promise<number> {
+  const [name = 'serve', ...rest] = argv;
+  if (name === 'help' || name === '--help' || name === '-h') {
+    console.log(usage);
+    return 0;
+  }
+  const command = commands[name];
+  if (!command) {
+    console.error(`unknown command ${JSON.stringify(name)}\n\n${usage}`);
+    return 2;
+  }
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      return 2;
+    }
+    throw err;
+  }
+  return command(rest, config);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== -1) process.exitCode = code;
+  },
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exitCode = 1;
+  },
+);

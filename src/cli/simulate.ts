@@ -1,0 +1,132 @@
+import fs from 'node:fs';
+import { AuthService } from '../auth/auth.service.js';
+import { ALL_PERMISSIONS } from '../auth/permissions.js';
+import type { Principal } from '../auth/principal.js';
+import { buildApp } from '../app.js';
+import { systemClock } from '../clock.js';
+import type { Config } from '../config/config.js';
+import { migrate } from '../db/migrate.js';
+import { openDatabase } from '../db/open.js';
+import { demoCredentials, seedDemo } from '../demo/seed.js';
+import type { SimulationRunner } from '../simulator/runner.js';
+import { prepareSimulation, type TrafficOptions } from '../simulator/session.js';
+import { parseTopology, type Topology } from '../simulator/topology.js';
+import { httpTransport, injectTransport, type Transport } from '../simulator/transport.js';
+import { parseArgs } from './args.js';
+
+const USAGE = `usage: callcenter simulate [--rate CALLS_PER_MIN] [--speed X] [--duration SECS] [--seed N]
+                          [--url URL --user-id ID --token TOKEN [--topology FILE]] [--account USERNAME]
+  Without --url: in process, on the database of DATA_DIR / DATABASE_URL, for --account (default: the demo tenant).`;
+
+function positive(options: Record<string, string>, name: string, fallback: number | undefined): number | undefined {
+  const raw = options[name];
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number`);
+  return n;
+}
+
+class UsageError extends Error {}
+
+/** `callcenter simulate`: realistic traffic through route/decide and events/ingest, with a live progress line. */
+export async function simulateCommand(argv: string[], config: Config): Promise<number> {
+  const { options } = parseArgs(argv);
+  let traffic: TrafficOptions;
+  let duration: number | undefined;
+  let topology: Topology | undefined;
+  try {
+    traffic = { ratePerMin: positive(options, 'rate', 20)!, speed: positive(options, 'speed', 1)! };
+    duration = positive(options, 'duration', undefined);
+    if (options.topology) topology = parseTopology(fs.readFileSync(options.topology, 'utf8'));
+  } catch (err) {
+    console.error(`${(err as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const seed = options.seed !== undefined ? Number(options.seed) >>> 0 : undefined;
+
+  if (options.url) {
+    const userId = options['user-id'];
+    const token = options.token;
+    if (!userId || !token) {
+      console.error(`--url needs --user-id and --token (a switch token with --topology, or an API token)\n${USAGE}`);
+      return 2;
+    }
+    return run(httpTransport(options.url, { userId, token }), traffic, duration, topology, seed);
+  }
+
+  const db = openDatabase(config);
+  try {
+    await migrate(db);
+    const { app } = await buildApp({ config: { ...config, logLevel: 'warn' }, db });
+    try {
+      const username = options.account ?? demoCredentials().username;
+      let row = await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [username]);
+      if (!row && username === demoCredentials().username) {
+        await seedDemo(app, db, systemClock);
+        row = await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [username]);
+      }
+      if (!row) {
+        console.error(`no account named ${JSON.stringify(username)}`);
+        return 1;
+      }
+      // A client API token for this run, revoked at the end.
+      const auth = new AuthService(db, systemClock, config.sessionTtlSeconds * 1000);
+      const principal: Principal = { kind: 'client', accountId: row.id, userId: String(row.id), agentId: null, isOperator: false, permissions: ALL_PERMISSIONS, canSee: true, credential: { type: 'token', hash: '' } };
+      const creds = await auth.createToken(principal, 'api', 'simulator');
+      try {
+        return await run(injectTransport(app, creds), traffic, duration, topology, seed);
+      } finally {
+        await auth.revokeToken(principal, creds.token).catch(() => undefined);
+      }
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+async function run(transport: Transport, traffic: TrafficOptions, duration: number | undefined, topology: Topology | undefined, seed: number | undefined): Promise<number> {
+  let prepared;
+  try {
+    prepared = await prepareSimulation({ transport, clock: systemClock, traffic, topology, seed });
+  } catch (err) {
+    console.error(`cannot start the simulation: ${(err as Error).message}`);
+    return 1;
+  }
+  const { runner, topology: t, runId } = prepared;
+  const agents = new Set(t.groups.flatMap((g) => g.agentIds)).size;
+  console.log(`simulating ${traffic.ratePerMin} calls/min at ${traffic.speed}x on ${t.routes.length} DIDs, ${t.groups.length} groups, ${agents} agents, ${t.callers.length} known callers (run ${runId}); Ctrl-C stops`);
+  const started = Date.now();
+  runner.start(200);
+  const tty = process.stdout.isTTY;
+  let lines = 0;
+  const show = setInterval(() => {
+    lines++;
+    if (tty) process.stdout.write(`\r${progressLine(runner, started)}\x1b[K`);
+    else if (lines % 5 === 0) console.log(progressLine(runner, started));
+  }, 1000);
+  await new Promise<void>((resolve) => {
+    const timer = duration !== undefined ? setTimeout(resolve, duration * 1000) : undefined;
+    const onSignal = () => {
+      if (timer) clearTimeout(timer);
+      resolve();
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  });
+  clearInterval(show);
+  await runner.shutdown();
+  if (tty) process.stdout.write('\n');
+  console.log(progressLine(runner, started));
+  const p = runner.progress;
+  if (p.lastError) console.log(`last error: ${p.lastError}`);
+  console.log(JSON.stringify({ ...runner.model.stats, accepted: p.accepted, duplicates: p.duplicates, errors: p.errors }));
+  return 0;
+}
+
+function progressLine(runner: SimulationRunner, started: number): string {
+  const p = runner.progress;
+  const secs = Math.round((Date.now() - started) / 1000);
+  return `${secs}s  calls in progress ${p.callsInProgress}  events ${p.eventsSent} (${p.eventsPerSec}/s)  blocked ${p.blocked}  errors ${p.errors}`;
+}

@@ -1,0 +1,77 @@
+import path from 'node:path';
+
+/** Typed configuration read once from the environment (PRODUCT.md §2). */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** postgres://… selects PostgreSQL; undefined selects the embedded SQLite database. */
+  databaseUrl: string | undefined;
+  adminUsername: string | undefined;
+  adminPassword: string | undefined;
+  demo: boolean;
+  sessionTtlSeconds: number;
+  /** Requests per minute allowed for one credential (or one IP when none); 0 disables. */
+  rateLimitPerMinute: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Maximum request body in bytes. */
+  bodyLimit: number;
+  pgPoolSize: number;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, value: string, expected: string) {
+    super(`Invalid configuration: ${variable}=${JSON.stringify(value)} (expected ${expected})`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, raw, `an integer from ${min} to ${max}`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(name, raw, `an integer from ${min} to ${max}`);
+  return value;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === '0' || raw.toLowerCase() === 'false') return false;
+  if (raw === '1' || raw.toLowerCase() === 'true') return true;
+  throw new ConfigError(name, raw, '1/true or 0/false');
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export function loadConfig(env: Env = process.env): Config {
+  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    // Never echo the URL itself: it may carry a password.
+    throw new ConfigError('DATABASE_URL', '<hidden>', 'a postgres:// or postgresql:// URL');
+  }
+  const logLevel = (env.LOG_LEVEL?.trim() || 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', logLevel, LOG_LEVELS.join('|'));
+  const adminUsername = env.CALLCENTER_ADMIN_USERNAME?.trim() || undefined;
+  const adminPassword = env.CALLCENTER_ADMIN_PASSWORD || undefined;
+  if (adminPassword !== undefined && adminPassword.length < 8) {
+    throw new ConfigError('CALLCENTER_ADMIN_PASSWORD', '<hidden>', 'at least 8 characters');
+  }
+  const host = env.HOST?.trim() || '127.0.0.1';
+  return {
+    host,
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
+    databaseUrl,
+    adminUsername,
+    adminPassword,
+    demo: flag(env, 'CALLCENTER_DEMO'),
+    sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 43200, 60, 31_536_000),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600_000, 0, 1_000_000_000),
+    logLevel,
+    bodyLimit: 1024 * 1024,
+    pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 200),
+  };
+}

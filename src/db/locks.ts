@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from './types.js';
+
+/**
+ * Short-lived named locks held in the database, so they hold across every
+ * node that shares it. A lock left by a crashed process expires after `ttlMs`.
+ * Used for "data already in processing" (1501): the later request does not
+ * wait, it is told to retry.
+ */
+export async function tryLock(db: Queryable, key: string, ttlMs: number, now = Date.now()): Promise<string | null> {
+  const owner = randomUUID();
+  // Take a free or expired lock in one statement; a held one is left alone.
+  const res = await db.run(
+    `INSERT INTO locks (lock_key, owner, expires_at) VALUES ($1, $2, $3)
+     ON CONFLICT (lock_key) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+     WHERE locks.expires_at < $4`,
+    [key, owner, now + ttlMs, now],
+  );
+  return res.changes === 1 ? owner : null;
+}
+
+export async function unlock(db: Queryable, key: string, owner: string): Promise<void> {
+  await db.run('DELETE FROM locks WHERE lock_key = $1 AND owner = $2', [key, owner]);
+}
+
+/** Runs `fn` holding every key, or returns null at once when any is held elsewhere. */
+export async function withLocks<T>(db: Queryable, keys: string[], ttlMs: number, fn: () => Promise<T>): Promise<{ value: T } | null> {
+  const held: Array<[string, string]> = [];
+  try {
+    for (const key of [...new Set(keys)].sort()) {
+      const owner = await tryLock(db, key, ttlMs);
+      if (!owner) return null;
+      held.push([key, owner]);
+    }
+    return { value: await fn() };
+  } finally {
+    for (const [key, owner] of held) await unlock(db, key, owner).catch(() => undefined);
+  }
+}

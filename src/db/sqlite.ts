@@ -1,0 +1,148 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { EventEmitter } from 'node:events';
+import BetterSqlite3 from 'better-sqlite3';
+import type { Database, Listener, Param, Queryable, Row, RunResult } from './types.js';
+
+interface Translated {
+  text: string;
+  /** For each `?` in `text`, the 0-based index of the parameter it takes. */
+  order: number[] | null;
+}
+
+/** `$1…$n` → `?`, remembering which parameter each position takes. */
+function translate(sql: string): Translated {
+  const order: number[] = [];
+  const text = sql.replace(/\$(\d+)/g, (_m, n: string) => {
+    order.push(Number(n) - 1);
+    return '?';
+  });
+  const identity = order.every((v, i) => v === i);
+  return { text, order: identity ? null : order };
+}
+
+function bind(params: readonly Param[], order: number[] | null): unknown[] {
+  const source = order ? order.map((i) => params[i]) : params;
+  const out = new Array<unknown>(source.length);
+  for (let i = 0; i < source.length; i++) {
+    const v = source[i];
+    out[i] = v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : v;
+  }
+  return out;
+}
+
+export class SqliteDatabase implements Database {
+  readonly dialect = 'sqlite' as const;
+  private readonly raw: BetterSqlite3.Database;
+  private readonly cache = new Map<string, { stmt: BetterSqlite3.Statement; order: number[] | null }>();
+  private readonly feed = new EventEmitter();
+  /** Set while a transaction is open: other work on the single connection waits for it. */
+  private txTail: Promise<void> | null = null;
+
+  constructor(file: string) {
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.raw = new BetterSqlite3(file);
+    this.raw.pragma('journal_mode = WAL');
+    // NORMAL keeps every committed transaction across a process kill (the WAL is
+    // written before COMMIT returns); only an OS crash could lose the last ones.
+    this.raw.pragma('synchronous = NORMAL');
+    this.raw.pragma('busy_timeout = 5000');
+    this.raw.pragma('foreign_keys = ON');
+    this.feed.setMaxListeners(0);
+  }
+
+  private statement(sql: string) {
+    let entry = this.cache.get(sql);
+    if (!entry) {
+      const t = translate(sql);
+      entry = { stmt: this.raw.prepare(t.text), order: t.order };
+      this.cache.set(sql, entry);
+    }
+    return entry;
+  }
+
+  // Direct (no waiting) executors, used inside a transaction.
+  private direct: Queryable = {
+    dialect: 'sqlite',
+    all: async <T = Row>(sql: string, params: readonly Param[] = []) => {
+      const { stmt, order } = this.statement(sql);
+      return stmt.all(...bind(params, order)) as T[];
+    },
+    get: async <T = Row>(sql: string, params: readonly Param[] = []) => {
+      const { stmt, order } = this.statement(sql);
+      return (stmt.reader ? stmt.get(...bind(params, order)) : (stmt.run(...bind(params, order)), undefined)) as
+        | T
+        | undefined;
+    },
+    run: async (sql: string, params: readonly Param[] = []): Promise<RunResult> => {
+      const { stmt, order } = this.statement(sql);
+      if (stmt.reader) {
+        const rows = stmt.all(...bind(params, order));
+        return { changes: rows.length };
+      }
+      return { changes: stmt.run(...bind(params, order)).changes };
+    },
+  };
+
+  async all<T = Row>(sql: string, params?: readonly Param[]): Promise<T[]> {
+    while (this.txTail) await this.txTail;
+    return this.direct.all<T>(sql, params);
+  }
+
+  async get<T = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> {
+    while (this.txTail) await this.txTail;
+    return this.direct.get<T>(sql, params);
+  }
+
+  async run(sql: string, params?: readonly Param[]): Promise<RunResult> {
+    while (this.txTail) await this.txTail;
+    return this.direct.run(sql, params);
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    while (this.txTail) await this.txTail;
+    let release!: () => void;
+    this.txTail = new Promise<void>((resolve) => (release = resolve));
+    try {
+      this.raw.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await fn(this.direct);
+        this.raw.exec('COMMIT');
+        return result;
+      } catch (err) {
+        if (this.raw.inTransaction) this.raw.exec('ROLLBACK');
+        throw err;
+      }
+    } finally {
+      this.txTail = null;
+      release();
+    }
+  }
+
+  async exec(sql: string): Promise<void> {
+    while (this.txTail) await this.txTail;
+    this.raw.exec(sql);
+  }
+
+  async notify(channel: string, payload: string): Promise<void> {
+    // Delivered after the caller's current work, as NOTIFY would be.
+    queueMicrotask(() => this.feed.emit(channel, payload));
+  }
+
+  async listen(channel: string, listener: Listener): Promise<() => void> {
+    this.feed.on(channel, listener);
+    return () => this.feed.off(channel, listener);
+  }
+
+  async ping(): Promise<void> {
+    this.raw.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.raw.open) this.raw.close();
+  }
+
+  stats() {
+    return { total: 1, idle: this.txTail ? 0 : 1, waiting: 0 };
+  }
+}

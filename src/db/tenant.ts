@@ -1,0 +1,35 @@
+import type { Param, Queryable, Row, RunResult } from './types.js';
+
+/**
+ * The only way a module repository reaches tenant data: every statement gets
+ * the account id as `$1`, and a statement that does not mention `account_id`
+ * and `$1` is refused before it reaches the database. A repository therefore
+ * cannot forget the tenant scope (PRODUCT.md §4, isolation).
+ */
+export interface TenantQueries {
+  readonly accountId: number;
+  readonly dialect: Queryable['dialect'];
+  all<T = Row>(sql: string, params?: readonly Param[]): Promise<T[]>;
+  get<T = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined>;
+  run(sql: string, params?: readonly Param[]): Promise<RunResult>;
+}
+
+const checked = new Set<string>();
+
+function assertScoped(sql: string): void {
+  if (checked.has(sql)) return;
+  if (!/\baccount_id\b/.test(sql) || !/\$1(?!\d)/.test(sql)) {
+    throw new Error(`tenant query without account_id = $1: ${sql.slice(0, 80)}`);
+  }
+  checked.add(sql);
+}
+
+export function tenant(db: Queryable, accountId: number): TenantQueries {
+  return {
+    accountId,
+    dialect: db.dialect,
+    all: (sql, params = []) => (assertScoped(sql), db.all(sql, [accountId, ...params])),
+    get: (sql, params = []) => (assertScoped(sql), db.get(sql, [accountId, ...params])),
+    run: (sql, params = []) => (assertScoped(sql), db.run(sql, [accountId, ...params])),
+  };
+}

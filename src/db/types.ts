@@ -1,0 +1,47 @@
+export type Dialect = 'sqlite' | 'postgres';
+export type Row = Record<string, unknown>;
+export type Param = string | number | bigint | boolean | null | undefined | Buffer;
+
+export interface RunResult {
+  changes: number;
+}
+
+/**
+ * What a repository may do with a connection. SQL is written once, with
+ * PostgreSQL-style `$1…$n` placeholders; the SQLite backend rewrites them.
+ * Both backends reuse prepared statements (SQLite: statement cache;
+ * PostgreSQL: named prepared statements per pooled connection).
+ */
+export interface Queryable {
+  readonly dialect: Dialect;
+  all<T = Row>(sql: string, params?: readonly Param[]): Promise<T[]>;
+  get<T = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined>;
+  run(sql: string, params?: readonly Param[]): Promise<RunResult>;
+}
+
+export type Listener = (payload: string) => void;
+
+export interface Database extends Queryable {
+  /** Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Several statements at once, no parameters (DDL). */
+  exec(sql: string): Promise<void>;
+  /**
+   * Cross-node notification. PostgreSQL: LISTEN/NOTIFY; SQLite: in process
+   * (one process serves an embedded database).
+   */
+  notify(channel: string, payload: string): Promise<void>;
+  listen(channel: string, listener: Listener): Promise<() => void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** Pool statistics for /metrics. */
+  stats(): { total: number; idle: number; waiting: number };
+}
+
+/** A database failure the service cannot fix (connection refused, server gone): answered 503 / 1010. */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('database unavailable', { cause });
+    this.name = 'DatabaseUnavailableError';
+  }
+}

@@ -1,0 +1,43 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { DatabaseUnavailableError } from '../db/types.js';
+import { errorEnvelope } from './envelope.js';
+import { AppError, GENERAL, type CatalogueModule } from './errors.js';
+import { validationError } from './validation.js';
+
+/**
+ * Every failure leaves as an error envelope. Application errors use HTTP 200
+ * (as the vendor does); 404, 413, 429, 503 (1010) and 500 keep their HTTP
+ * status. Nothing internal (stack, SQL, driver message) reaches the client.
+ */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
+    if (err instanceof AppError) {
+      return reply.code(err.httpStatus).send(errorEnvelope(err.code, err.message));
+    }
+    const e = err as FastifyError;
+    if (e.validation) {
+      const module = ((request.routeOptions.config as { errorModule?: CatalogueModule }).errorModule ?? 'general');
+      const appErr = validationError(e.validation as never, request.routeOptions.schema?.body, module);
+      return reply.code(200).send(errorEnvelope(appErr.code, appErr.message));
+    }
+    if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(413).send(errorEnvelope(413, 'Request body too large (limit 1 MiB)'));
+    }
+    if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e instanceof SyntaxError) {
+      return reply.code(200).send(errorEnvelope(1047, `${GENERAL[1047]}: the body must be a JSON object`));
+    }
+    if (err instanceof DatabaseUnavailableError) {
+      request.log.error({ err: err.cause }, 'database unavailable');
+      return reply.code(503).send(errorEnvelope(1010, GENERAL[1010]));
+    }
+    if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+      return reply.code(e.statusCode).send(errorEnvelope(e.statusCode, 'Bad request'));
+    }
+    request.log.error({ err }, 'unexpected failure');
+    return reply.code(500).send(errorEnvelope(500, 'Internal server error'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(errorEnvelope(404, `Not found: ${request.method} ${request.url.split('?')[0]}`));
+  });
+}

@@ -1,0 +1,126 @@
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuthService } from '../auth/auth.service.js';
+import { credentialsFromBody } from '../auth/credentials.js';
+import type { Permission } from '../auth/permissions.js';
+import type { Principal, PrincipalKind } from '../auth/principal.js';
+import { ErrorEnvelopeSchema, successEnvelope } from './envelope.js';
+import { AppError, fail, type CatalogueModule } from './errors.js';
+import type { RateLimiter } from './rate-limit.js';
+
+export interface OperationContext<B> {
+  principal: Principal;
+  body: B;
+  request: FastifyRequest;
+}
+
+/**
+ * One API operation: `POST /api/v2/<module>/<name>`. Its body schema
+ * validates the request and documents it; `response` documents the success
+ * body (and is checked in tests); `errors` lists the codes it may answer.
+ */
+export interface Operation<B extends TObject = TObject> {
+  module: string;
+  name: string;
+  /** Further paths answering the same operation, e.g. `/api/v2/getDnc`. */
+  aliases?: string[];
+  summary: string;
+  description?: string;
+  /** false: no credentials (login). */
+  auth?: false;
+  /** Who may call it; default client and agent. Switch credentials must be listed explicitly. */
+  principals?: readonly PrincipalKind[];
+  permission?: Permission;
+  /** Table that names codes from 1500 on in schema-derived errors. */
+  errorModule?: CatalogueModule;
+  body: B;
+  response: TSchema;
+  errors: number[];
+  handler(ctx: OperationContext<Static<B>>): Promise<object>;
+}
+
+export function defineOperation<B extends TObject>(op: Operation<B>): Operation<B> {
+  return op;
+}
+
+const AuthFields = {
+  ssid: Type.Optional(Type.String({ description: 'Session id (from auth/login). Not together with userId/token.' })),
+  userId: Type.Optional(Type.Union([Type.String(), Type.Number()], { description: 'User id of the token form' })),
+  token: Type.Optional(Type.String({ description: 'API token (from auth/token), with userId' })),
+};
+
+const DEFAULT_PRINCIPALS: readonly PrincipalKind[] = ['client', 'agent'];
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+function isNonEmptyObject(body: unknown): body is Record<string, unknown> {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length > 0;
+}
+
+export interface OperationDeps {
+  auth: AuthService;
+  limiter: RateLimiter;
+  /** Check every success body against its declared schema (tests). */
+  validateResponses: boolean;
+}
+
+export function registerOperation(app: FastifyInstance, op: Operation, deps: OperationDeps): void {
+  const principals = op.principals ?? DEFAULT_PRINCIPALS;
+  const body = op.auth === false ? op.body : Type.Object({ ...AuthFields, ...op.body.properties }, { required: op.body.required ?? [] });
+  const responseCheck = deps.validateResponses ? TypeCompiler.Compile(op.response) : null;
+  const errorModule = op.errorModule ?? 'general';
+  const permissionNote = op.permission ? `Permission: \`${op.permission}\`. ` : '';
+  const principalNote = op.auth === false ? 'No credentials. ' : `Callers: ${principals.join(', ')}. `;
+
+  const paths = [`/api/v2/${op.module}/${op.name}`, ...(op.aliases ?? [])];
+  paths.forEach((url, i) => {
+    app.route({
+      method: 'POST',
+      url,
+      config: { errorModule },
+      schema: {
+        hide: i > 0,
+        tags: [op.module],
+        operationId: `${op.module}_${op.name}`,
+        summary: op.summary,
+        description: `${op.description ?? ''}\n\n${principalNote}${permissionNote}Error codes: ${op.errors.join(', ')} (HTTP 200, error envelope).`.trim(),
+        body,
+        response: { 200: Type.Union([op.response, Type.Ref(ErrorEnvelopeSchema)]) },
+      },
+      preValidation: async (request) => {
+        if (!isNonEmptyObject(request.body)) throw fail(1047, 'the body must be a non-empty JSON object');
+        const b = request.body;
+        deps.limiter.check(rateKey(b, request.ip));
+        if (op.auth === false) return;
+        const principal = await deps.auth.resolve(credentialsFromBody(b));
+        if (!principals.includes(principal.kind)) {
+          throw fail(1015, principal.kind === 'switch' ? 'switch credentials may only ingest events, ask route/decide and read the stream' : `${principal.kind} principals may not call ${op.module}/${op.name}`);
+        }
+        if (op.permission && !principal.permissions.has(op.permission)) throw fail(1015, `missing permission ${op.permission}`);
+        request.principal = principal;
+      },
+      handler: async (request) => {
+        const result = await op.handler({ principal: request.principal!, body: request.body as Static<TObject>, request });
+        const envelope = successEnvelope(result);
+        if (responseCheck && !responseCheck.Check(envelope)) {
+          const first = [...responseCheck.Errors(envelope)][0];
+          throw new Error(`response of ${op.module}/${op.name} breaks its schema at ${first?.path}: ${first?.message}`);
+        }
+        return envelope;
+      },
+    });
+  });
+}
+
+function rateKey(body: Record<string, unknown>, ip: string): string {
+  if (typeof body.ssid === 'string') return `s:${body.ssid}`;
+  if (typeof body.token === 'string') return `t:${body.token}`;
+  return `ip:${ip}`;
+}
+
+export { AppError };

@@ -1,0 +1,39 @@
+import { Type } from '@sinclair/typebox';
+import { SuccessSchema } from '../../http/envelope.js';
+import { CUSTOM_FIELD_TYPES } from './account.service.js';
+
+export const Username = Type.String({ minLength: 3, maxLength: 100, pattern: '^\\S+$', description: 'Login name (no whitespace)' });
+export const Password = Type.String({ minLength: 8, maxLength: 200 });
+
+export const CreateAccountBody = Type.Object({
+  username: Username,
+  password: Password,
+  name: Type.Optional(Type.String({ maxLength: 200 })),
+  timezone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA time zone, default UTC' })),
+});
+export const CreateAccountResponse = SuccessSchema({ data: Type.Object({ userId: Type.String() }) });
+
+const CustomField = Type.Object(
+  {
+    key: Type.String({ pattern: '^custom_[A-Za-z0-9_]{1,60}$', description: 'custom_<name>' }),
+    type: Type.Union(CUSTOM_FIELD_TYPES.map((t) => Type.Literal(t))),
+    required: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+const SettingsShape = {
+  timezone: Type.String({ description: 'IANA time zone name; "today" and analysis buckets use it' }),
+  defaultGroupId: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Agent/live group when none is given; null = all agents' }),
+  ghostThresholdSecs: Type.Integer({ minimum: 0, maximum: 3600, description: 'Answered calls with talk time up to this count as ghost calls' }),
+  customFields: Type.Array(CustomField, { maxItems: 50 }),
+};
+
+export const GetSettingsBody = Type.Object({});
+export const UpdateSettingsBody = Type.Object({
+  timezone: Type.Optional(Type.String({ maxLength: 64 })),
+  defaultGroupId: Type.Optional(Type.Union([SettingsShape.defaultGroupId.anyOf[0]!, Type.Null()])),
+  ghostThresholdSecs: Type.Optional(SettingsShape.ghostThresholdSecs),
+  customFields: Type.Optional(SettingsShape.customFields),
+});
+export const SettingsResponse = SuccessSchema({ data: Type.Object(SettingsShape) });

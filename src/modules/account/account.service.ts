@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/types.js';
+import { hashPassword } from '../../auth/secrets.js';
+import { agentError, fail } from '../../http/errors.js';
+import { AccountRepository, type AccountRow } from './account.repository.js';
+
+export const CUSTOM_FIELD_TYPES = ['text', 'number', 'date', 'email', 'phone'] as const;
+export interface CustomField {
+  key: string;
+  type: (typeof CUSTOM_FIELD_TYPES)[number];
+  required?: boolean;
+}
+
+export interface AccountSettings {
+  timezone: string;
+  defaultGroupId: number | null;
+  ghostThresholdSecs: number;
+  customFields: CustomField[];
+}
+
+export function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function settingsOf(row: AccountRow): AccountSettings {
+  return {
+    timezone: row.timezone,
+    defaultGroupId: row.default_group_id === null ? null : Number(row.default_group_id),
+    ghostThresholdSecs: row.ghost_threshold_secs,
+    customFields: JSON.parse(row.custom_fields) as CustomField[],
+  };
+}
+
+export class AccountService {
+  private readonly repo: AccountRepository;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {
+    this.repo = new AccountRepository(db);
+  }
+
+  /**
+   * First start: when there is no account, create the operator account. Returns
+   * the generated password when none was configured, so the caller prints it once.
+   */
+  async bootstrap(username: string | undefined, password: string | undefined): Promise<{ username: string; generatedPassword?: string } | null> {
+    try {
+      return await this.bootstrapOnce(username, password);
+    } catch (err) {
+      // Several nodes starting at once on an empty database: one wins the unique index, the rest carry on.
+      if (/unique|duplicate/i.test(String((err as Error).message)) && (await this.repo.count()) > 0) return null;
+      throw err;
+    }
+  }
+
+  private bootstrapOnce(username: string | undefined, password: string | undefined): Promise<{ username: string; generatedPassword?: string } | null> {
+    return this.db.transaction(async (tx) => {
+      const repo = new AccountRepository(tx);
+      if ((await repo.count()) > 0) return null;
+      const name = username ?? 'admin';
+      const generated = password ? undefined : randomPassword();
+      await repo.insert({
+        username: name,
+        passwordHash: await hashPassword(password ?? generated!),
+        name: 'Operator',
+        timezone: 'UTC',
+        isOperator: true,
+        now: this.clock.now(),
+      });
+      return { username: name, generatedPassword: generated };
+    });
+  }
+
+  async create(input: { username: string; password: string; name?: string; timezone?: string }): Promise<number> {
+    const timezone = input.timezone ?? 'UTC';
+    if (!isTimeZone(timezone)) throw fail(1001, `timezone ${JSON.stringify(timezone)} is not an IANA time zone`);
+    const passwordHash = await hashPassword(input.password);
+    if (await this.repo.loginTaken(input.username)) throw agentError(1512, 'the username is taken');
+    try {
+      return await this.repo.insert({ username: input.username, passwordHash, name: input.name ?? '', timezone, isOperator: false, now: this.clock.now() });
+    } catch (err) {
+      // Two creations racing for one username: the unique index decides.
+      if (/unique|duplicate/i.test(String((err as Error).message))) throw agentError(1512, 'the username is taken');
+      throw err;
+    }
+  }
+
+  async settings(accountId: number): Promise<AccountSettings> {
+    const row = await this.repo.byId(accountId);
+    if (!row) throw fail(1014);
+    return settingsOf(row);
+  }
+
+  async updateSettings(accountId: number, patch: Partial<AccountSettings>): Promise<AccountSettings> {
+    const next = { ...(await this.settings(accountId)), ...patch };
+    if (!isTimeZone(next.timezone)) throw fail(1001, `timezone ${JSON.stringify(next.timezone)} is not an IANA time zone`);
+    const keys = new Set<string>();
+    for (const f of next.customFields) {
+      if (keys.has(f.key)) throw fail(1000, `customFields: duplicate key ${f.key}`);
+      keys.add(f.key);
+    }
+    await this.repo.updateSettings(accountId, {
+      timezone: next.timezone,
+      defaultGroupId: next.defaultGroupId,
+      ghostThresholdSecs: next.ghostThresholdSecs,
+      customFields: JSON.stringify(next.customFields),
+    });
+    return next;
+  }
+}
+
+/** 120 random bits, URL-safe. */
+function randomPassword(): string {
+  return randomBytes(15).toString('base64url');
+}

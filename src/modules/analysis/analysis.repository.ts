@@ -1,0 +1,196 @@
+import type { Param, Queryable } from '../../db/types.js';
+import { tenant, type TenantQueries } from '../../db/tenant.js';
+import { COLS, type Dim } from './counters.js';
+import { CALL_COLUMNS } from './rollup-store.js';
+
+/** Kept and excluded values of one filter dimension (already normalised). */
+export interface ValueFilter {
+  include: string[] | null;
+  exclude: string[];
+}
+
+export interface RollupSelection {
+  table: 'analysis_hourly' | 'analysis_daily';
+  dim: Dim;
+  /** Inclusive bucket bounds (hour or local-day numbers); null = unbounded. */
+  from: number | null;
+  to: number | null;
+  keys: ValueFilter;
+  directions: ValueFilter;
+  byBucket: boolean;
+}
+
+export interface CubeSelection {
+  from: number | null;
+  to: number | null;
+  /** agents: the per-agent cells (agent_id > 0); calls: the per-call cells (agent_id = 0). */
+  cells: 'agents' | 'calls';
+  dim: Dim;
+  filters: Partial<Record<Dim | 'direction', ValueFilter>>;
+  byBucket: boolean;
+}
+
+const CUBE_COLUMNS: Record<Dim | 'direction', string> = { agent: 'agent_id', group: 'group_id', did: 'did', campaign: 'campaign_id', direction: 'direction' };
+// Cube cells of calls without a group / DID / campaign.
+const CUBE_NONE: Record<Dim, string> = { agent: '0', group: '-1', did: "''", campaign: "''" };
+
+export interface RawSelection {
+  from: number | null;
+  to: number | null;
+  filters: Partial<Record<Dim | 'direction', ValueFilter>>;
+}
+
+const CALL_FILTER_COLUMNS: Record<Exclude<Dim, 'agent'> | 'direction', string> = {
+  group: 'c.group_id',
+  did: 'c.did',
+  campaign: 'c.campaign_id',
+  direction: 'c.direction',
+};
+const NUMERIC = new Set(['agent', 'group']);
+/**
+ * SUM of every column read back. Counts are summed as INTEGER: on PostgreSQL
+ * SUM(bigint) is NUMERIC arithmetic (slow, sent as text), SUM(integer) is int8.
+ * A cell never holds 2^31 calls; the sum itself is 64-bit.
+ */
+function sumList(ghostCol: string): string {
+  const sum = (c: string) => (c === 'ring_sum' || c === 'hold_sum' ? `SUM(${c})` : `SUM(CAST(${c} AS INTEGER))`);
+  return [...SUMMED.map((c) => `${sum(c)} AS ${c}`), `${sum(ghostCol)} AS ghost`].join(', ');
+}
+
+/** The columns read back (the ghost column is chosen per account). */
+export const SUMMED = COLS.filter((c) => !c.startsWith('gh'));
+
+/** Builds `AND col IN (...)` / `NOT IN` clauses, pushing parameters (numbered after $1, the account). */
+function valueClauses(col: string, f: ValueFilter | undefined, params: Param[], numeric: boolean): string {
+  if (!f) return '';
+  // A numeric column never matches a non-numeric value.
+  if (numeric) f = { include: f.include && f.include.filter((v) => /^\d+$/.test(v)), exclude: f.exclude.filter((v) => /^\d+$/.test(v)) };
+  const conv = (v: string): Param => (numeric ? Number(v) : v);
+  const list = (vals: string[]) => vals.map((v) => (params.push(conv(v)), `$${params.length + 1}`)).join(', ');
+  let sql = '';
+  if (f.include) sql += f.include.length === 0 ? ' AND 1 = 0' : ` AND ${col} IN (${list(f.include)})`;
+  if (f.exclude.length > 0) sql += ` AND (${col} IS NULL OR ${col} NOT IN (${list(f.exclude)}))`;
+  return sql;
+}
+
+export interface CallRowWithHits {
+  call_id: string;
+  queued_at: number;
+  direction: string;
+  group_id: number | null;
+  did: string | null;
+  campaign_id: string | null;
+  retry_of: string | null;
+  answered_at: number | null;
+  talk_secs: number;
+  hold_secs: number;
+}
+
+export class AnalysisRepository {
+  private readonly t: TenantQueries;
+
+  constructor(db: Queryable, accountId: number) {
+    this.t = tenant(db, accountId);
+  }
+
+  /** The zone the daily roll-up is keyed in (null: nothing rolled up yet). */
+  async rollupZone(): Promise<string | null> {
+    const row = await this.t.get<{ timezone: string }>('SELECT timezone FROM analysis_rollup_state WHERE account_id = $1');
+    return row?.timezone ?? null;
+  }
+
+  /** Column sums per key (and bucket) over roll-up rows; `gh` is the ghost column for the account's threshold. */
+  async rollupSums(s: RollupSelection, ghostCol: string): Promise<Record<string, number | string>[]> {
+    const params: Param[] = [s.dim];
+    let where = 'account_id = $1 AND dim = $2';
+    if (s.from !== null) where += ` AND bucket >= $${params.push(s.from) + 1}`;
+    if (s.to !== null) where += ` AND bucket <= $${params.push(s.to) + 1}`;
+    where += valueClauses('k', s.keys.include || s.keys.exclude.length ? s.keys : undefined, params, false);
+    where += valueClauses('direction', s.directions.include || s.directions.exclude.length ? s.directions : undefined, params, false);
+    const sums = sumList(ghostCol);
+    // bucket first: the primary key's order, so the aggregate streams without a sort.
+    const group = s.byBucket ? 'bucket, k' : 'k';
+    return this.t.all(`SELECT ${group}, ${sums} FROM ${s.table} WHERE ${where} GROUP BY ${group}`, params);
+  }
+
+  /** Column sums per key (and local day) over the cube, for filter combinations across dimensions. */
+  async cubeSums(s: CubeSelection, ghostCol: string): Promise<Record<string, number | string>[]> {
+    const params: Param[] = [];
+    const keyCol = CUBE_COLUMNS[s.dim];
+    let where = `account_id = $1 AND agent_id ${s.cells === 'agents' ? '> 0' : '= 0'} AND ${keyCol} <> ${CUBE_NONE[s.dim]}`;
+    if (s.from !== null) where += ` AND bucket >= $${params.push(s.from) + 1}`;
+    if (s.to !== null) where += ` AND bucket <= $${params.push(s.to) + 1}`;
+    for (const [dim, col] of Object.entries(CUBE_COLUMNS)) where += valueClauses(col, s.filters[dim as Dim], params, NUMERIC.has(dim));
+    const sums = sumList(ghostCol);
+    const group = s.byBucket ? `bucket, ${keyCol}` : keyCol;
+    return this.t.all(`SELECT ${keyCol} AS k${s.byBucket ? ', bucket' : ''}, ${sums} FROM analysis_cube WHERE ${where} GROUP BY ${group}`, params);
+  }
+
+  private callWhere(s: RawSelection, params: Param[]): string {
+    let where = 'c.account_id = $1';
+    // (agent filters apply to hits: rawCalls adds them to the hits query)
+    if (s.from !== null) where += ` AND c.queued_at >= $${params.push(s.from) + 1}`;
+    if (s.to !== null) where += ` AND c.queued_at < $${params.push(s.to) + 1}`;
+    for (const [dim, col] of Object.entries(CALL_FILTER_COLUMNS)) {
+      where += valueClauses(col, s.filters[dim as keyof typeof CALL_FILTER_COLUMNS], params, NUMERIC.has(dim));
+    }
+    return where;
+  }
+
+  /**
+   * Raw fallback for named agents: driven by the hits index (account, agent,
+   * ring time), so a month of two agents' hits costs their hits, not the
+   * month's calls. Offers ring after the call is queued and within a day of it.
+   */
+  private async rawByAgents(s: RawSelection, agents: string[]) {
+    const params: Param[] = [];
+    const agentClause = valueClauses('h.agent_id', { include: agents, exclude: s.filters.agent?.exclude ?? [] }, params, true);
+    const lo = `$${params.push(s.from!) + 1}`;
+    const hi = `$${params.push(s.to! + 86400) + 1}`;
+    const where = `h.account_id = $1${agentClause} AND h.ring_at >= ${lo} AND h.ring_at < ${hi} AND c.account_id = h.account_id AND c.call_id = h.call_id AND ${this.callWhere(s, params)}`;
+    const cols = CALL_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ');
+    const rows = await this.t.all<CallRowWithHits & { agent_id: number; ring_secs: number; answered: number }>(
+      `SELECT ${cols}, h.agent_id, h.ring_secs, h.answered FROM call_hits h CROSS JOIN calls c WHERE ${where}`,
+      params,
+    );
+    const calls = new Map<string, CallRowWithHits>();
+    for (const r of rows) if (!calls.has(r.call_id)) calls.set(r.call_id, r);
+    const candidates = [...calls.values()].filter((c) => c.answered_at === null).map((c) => c.call_id);
+    const retried = new Set<string>();
+    for (let i = 0; i < candidates.length; i += 500) {
+      const chunk = candidates.slice(i, i + 500);
+      const found = await this.t.all<{ retry_of: string }>(
+        `SELECT DISTINCT retry_of FROM calls WHERE account_id = $1 AND answered_at IS NOT NULL AND retry_of IN (${chunk.map((_, j) => `$${j + 2}`).join(', ')})`,
+        chunk,
+      );
+      found.forEach((f) => retried.add(f.retry_of));
+    }
+    return { calls: [...calls.values()], hits: rows, retried };
+  }
+
+  /** Raw fallback: the selected calls, their hits (agent filter applied) and which unanswered ones have an answered retry. */
+  async rawCalls(s: RawSelection): Promise<{
+    calls: CallRowWithHits[];
+    hits: { call_id: string; agent_id: number; ring_secs: number; answered: number }[];
+    retried: Set<string>;
+  }> {
+    const agents = s.filters.agent?.include?.filter((v) => /^\d+$/.test(v));
+    if (agents && agents.length > 0 && s.from !== null && s.to !== null) return this.rawByAgents(s, agents);
+    const cp: Param[] = [];
+    const cw = this.callWhere(s, cp);
+    const calls = await this.t.all<CallRowWithHits>(`SELECT ${CALL_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')} FROM calls c WHERE ${cw}`, cp);
+    const hp: Param[] = [];
+    const hw = this.callWhere(s, hp) + valueClauses('h.agent_id', s.filters.agent, hp, true);
+    const hits = await this.t.all<{ call_id: string; agent_id: number; ring_secs: number; answered: number }>(
+      `SELECT h.call_id, h.agent_id, h.ring_secs, h.answered FROM calls c JOIN call_hits h ON h.account_id = c.account_id AND h.call_id = c.call_id WHERE ${hw}`,
+      hp,
+    );
+    const rp: Param[] = [];
+    const rw = this.callWhere(s, rp);
+    const retried = await this.t.all<{ call_id: string }>(
+      `SELECT c.call_id FROM calls c WHERE ${rw} AND c.answered_at IS NULL AND EXISTS (SELECT 1 FROM calls r WHERE r.account_id = c.account_id AND r.retry_of = c.call_id AND r.answered_at IS NOT NULL)`,
+      rp,
+    );
+    return { calls, hits, retried: new Set(retried.map((r) => r.call_id)) };
+  }
+}

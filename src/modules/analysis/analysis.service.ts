@@ -1,0 +1,203 @@
+import type { Database } from '../../db/types.js';
+import { analysisError } from '../../http/errors.js';
+import { AccountService } from '../account/account.service.js';
+import type { Clock } from '../../clock.js';
+import { COLS, GHOST_MAX, IX, NCOLS, addCallInKey, countersOf, keysOf, type Dim } from './counters.js';
+import { parseRequest, type AnalysisQuery, type RawRequest } from './analysis.request.js';
+import { AnalysisRepository, SUMMED, type ValueFilter } from './analysis.repository.js';
+import { factsOfRow } from './rollup-store.js';
+import { offsetSeconds, wallLabel, wholeHourOffset } from './timezone.js';
+
+type Display = AnalysisQuery['display'];
+/** Counter vectors per breakdown key and bucket label ('' when not bucketed); slot NCOLS holds the ghost count. */
+type Grid = Map<string, Map<string, Float64Array>>;
+
+export type AnalysisPath = 'daily' | 'hourly' | 'cube' | 'split' | 'raw';
+
+const HOUR = 3600;
+/** Vector index and column name of every roll-up column read back. */
+const READ: [number, string][] = SUMMED.map((c) => [COLS.indexOf(c), c]);
+const DAY = 86400;
+
+function normalise(dim: string, values: Iterable<string>): string[] {
+  const numeric = dim === 'agent' || dim === 'group';
+  return [...values].map((v) => (numeric && /^\s*\d+\s*$/.test(v) ? String(Number(v)) : v));
+}
+
+function valueFilter(q: AnalysisQuery, dim: Dim | 'direction'): ValueFilter | undefined {
+  const f = q.filters[dim];
+  if (!f) return undefined;
+  return { include: f.include ? normalise(dim, f.include) : null, exclude: normalise(dim, f.exclude) };
+}
+
+function cell(grid: Grid, key: string, bucket: string): Float64Array {
+  let row = grid.get(key);
+  if (!row) grid.set(key, (row = new Map()));
+  let v = row.get(bucket);
+  if (!v) row.set(bucket, (v = new Float64Array(NCOLS + 1)));
+  return v;
+}
+
+/**
+ * analysis/hits. Answers from the roll-ups when the filters touch only the
+ * date, the direction and the breakdown's own dimension (the daily table for
+ * local-day-aligned ranges, the hourly table for hour-aligned ones in
+ * whole-hour zones); otherwise it scans the calls of the range (indexed by
+ * queued time) and adds the very same counter vectors.
+ */
+export class AnalysisService {
+  private readonly accounts: AccountService;
+
+  constructor(
+    private readonly db: Database,
+    clock: Clock,
+  ) {
+    this.accounts = new AccountService(db, clock);
+  }
+
+  async hits(accountId: number, body: RawRequest): Promise<{ data: Record<string, unknown>; path: AnalysisPath }> {
+    const settings = await this.accounts.settings(accountId);
+    const tz = settings.timezone;
+    const q = parseRequest(body, tz);
+    const repo = new AnalysisRepository(this.db, accountId);
+    const bucketed = q.multi && q.display !== 'total';
+    const path = await this.choosePath(q, repo, tz, settings.ghostThresholdSecs, bucketed);
+    const grid: Grid = new Map();
+    if (path === 'split') {
+      // Whole UTC hours from the hourly roll-up, the partial hours at both ends from the raw calls.
+      const r = q.range!;
+      const inner = { from: Math.ceil(r.from / HOUR) * HOUR, to: Math.floor(r.to / HOUR) * HOUR };
+      await this.fromRollup(q, repo, tz, settings.ghostThresholdSecs, bucketed, 'hourly', grid, inner);
+      await this.fromRaw(q, repo, tz, settings.ghostThresholdSecs, bucketed, grid, { from: r.from, to: inner.from });
+      if (inner.to < r.to) await this.fromRaw(q, repo, tz, settings.ghostThresholdSecs, bucketed, grid, { from: inner.to, to: r.to });
+    } else if (path === 'raw') await this.fromRaw(q, repo, tz, settings.ghostThresholdSecs, bucketed, grid);
+    else if (path === 'cube') await this.fromCube(q, repo, settings.ghostThresholdSecs, bucketed, grid);
+    else await this.fromRollup(q, repo, tz, settings.ghostThresholdSecs, bucketed, path, grid);
+    return { data: this.shape(q, grid), path };
+  }
+
+  private async choosePath(q: AnalysisQuery, repo: AnalysisRepository, tz: string, ghost: number, bucketed: boolean): Promise<AnalysisPath> {
+    if (ghost > GHOST_MAX) return 'raw';
+    const otherFilters = Object.keys(q.filters).some((d) => d !== q.breakDown && d !== 'direction');
+    const directionFilter = q.filters.direction !== undefined;
+    const r = q.range;
+    const hourBuckets = bucketed && q.display === 'hour';
+    const dayAligned = !r || (r.wallFrom % DAY === 0 && r.wallTo % DAY === 0);
+    const dailyUsable = !hourBuckets && dayAligned && (await repo.rollupZone()) === tz;
+    // The daily per-dimension rows have no direction: a direction filter goes to the cube.
+    if (dailyUsable && !otherFilters && !directionFilter) return 'daily';
+    if (dailyUsable && this.cubeCells(q) !== null) return 'cube';
+    if (otherFilters) return 'raw';
+    const hourAligned = !r || (r.from % HOUR === 0 && r.to % HOUR === 0);
+    // A UTC hour is one local hour only where the zone's offset is whole hours.
+    const wholeHours = r ? wholeHourOffset(tz, r.from) && wholeHourOffset(tz, r.to - 1) : tz === 'UTC';
+    // Totals need no local labels: any zone works when the range is whole UTC hours.
+    if (hourAligned && (wholeHours || !bucketed)) return 'hourly';
+    const wholeHoursInside = r !== null && Math.ceil(r.from / HOUR) < Math.floor(r.to / HOUR);
+    if (wholeHoursInside && (wholeHours || !bucketed)) return 'split';
+    return 'raw';
+  }
+
+  /**
+   * Which cube cells answer the query: per-agent cells for the agent
+   * breakdown (any filter) or for one named agent; per-call cells when no
+   * agent filter applies. Several agents with another breakdown would count
+   * a call once per agent: those go to the raw path.
+   */
+  private cubeCells(q: AnalysisQuery): 'agents' | 'calls' | null {
+    if (q.breakDown === 'agent') return 'agents';
+    const a = q.filters.agent;
+    if (!a) return 'calls';
+    return a.include && a.include.size === 1 && a.exclude.size === 0 ? 'agents' : null;
+  }
+
+  private async fromCube(q: AnalysisQuery, repo: AnalysisRepository, ghost: number, bucketed: boolean, grid: Grid) {
+    const filters: Partial<Record<Dim | 'direction', ValueFilter>> = {};
+    for (const d of Object.keys(q.filters) as (Dim | 'direction')[]) filters[d] = valueFilter(q, d);
+    const r = q.range;
+    const rows = await repo.cubeSums(
+      { from: r ? Math.floor(r.wallFrom / DAY) : null, to: r ? r.wallTo / DAY - 1 : null, cells: this.cubeCells(q)!, dim: q.breakDown, filters, byBucket: bucketed },
+      `gh${ghost}`,
+    );
+    this.addRows(rows, grid, bucketed ? (b) => wallLabel(b * DAY, q.display as Exclude<Display, 'total'>) : null);
+  }
+
+  private addRows(rows: Record<string, number | string>[], grid: Grid, label: ((bucket: number) => string) | null): void {
+    const labels = new Map<number, string>();
+    for (const row of rows) {
+      let l = '';
+      if (label) {
+        const b = Number(row.bucket);
+        l = labels.get(b) ?? label(b);
+        labels.set(b, l);
+      }
+      const v = cell(grid, String(row.k), l);
+      for (const [i, c] of READ) v[i]! += Number(row[c] ?? 0);
+      v[NCOLS]! += Number(row.ghost ?? 0);
+    }
+  }
+
+  private async fromRollup(q: AnalysisQuery, repo: AnalysisRepository, tz: string, ghost: number, bucketed: boolean, path: AnalysisPath, grid: Grid, span?: { from: number; to: number }) {
+    const r = span ? { ...span, wallFrom: 0, wallTo: 0 } : q.range;
+    const daily = path === 'daily';
+    const rows = await repo.rollupSums(
+      {
+        table: daily ? 'analysis_daily' : 'analysis_hourly',
+        dim: q.breakDown,
+        from: r ? (daily ? Math.floor(r.wallFrom / DAY) : r.from / HOUR) : null,
+        to: r ? (daily ? r.wallTo / DAY - 1 : r.to / HOUR - 1) : null,
+        keys: valueFilter(q, q.breakDown) ?? { include: null, exclude: [] },
+        directions: valueFilter(q, 'direction') ?? { include: null, exclude: [] },
+        byBucket: bucketed,
+      },
+      `gh${ghost}`,
+    );
+    this.addRows(rows, grid, bucketed ? (b) => wallLabel(daily ? b * DAY : b * HOUR + offsetSeconds(tz, b * HOUR), q.display as Exclude<Display, 'total'>) : null);
+  }
+
+  private async fromRaw(q: AnalysisQuery, repo: AnalysisRepository, tz: string, ghost: number, bucketed: boolean, grid: Grid, span?: { from: number; to: number }) {
+    const filters: Partial<Record<Dim | 'direction', ValueFilter>> = {};
+    for (const d of Object.keys(q.filters) as (Dim | 'direction')[]) filters[d] = valueFilter(q, d);
+    const range = span ?? q.range;
+    const { calls, hits, retried } = await repo.rawCalls({ from: range?.from ?? null, to: range?.to ?? null, filters });
+    const byCall = new Map<string, typeof hits>();
+    for (const h of hits) {
+      const list = byCall.get(h.call_id);
+      if (list) list.push(h);
+      else byCall.set(h.call_id, [h]);
+    }
+    for (const row of calls) {
+      const callHits = byCall.get(row.call_id);
+      if (!callHits) continue;
+      const c = factsOfRow(row, callHits);
+      const label = bucketed ? wallLabel(c.queuedAt + offsetSeconds(tz, c.queuedAt), q.display as Exclude<Display, 'total'>) : '';
+      for (const [key, keyHits] of keysOf(c, q.breakDown)) {
+        const v = cell(grid, key, label);
+        addCallInKey(v, c, keyHits, 1);
+        if (keyHits.some((h) => h.answered) && c.talkSecs <= ghost) v[NCOLS]! += 1;
+        if (retried.has(c.callId)) v[IX.fr_can]! += 1;
+      }
+    }
+  }
+
+  /** multi true: key → bucket → counters; otherwise key → counters over the whole range. */
+  private shape(q: AnalysisQuery, grid: Grid): Record<string, unknown> {
+    const codes = q.fields.map((f) => f.code);
+    const renamed = q.fields.some((f) => f.name !== f.code);
+    const named = (v: Float64Array) => {
+      const c = countersOf(v, codes, v[NCOLS]!);
+      return renamed ? Object.fromEntries(q.fields.map((f) => [f.name, c[f.code]])) : c;
+    };
+    const data: Record<string, unknown> = {};
+    const keys = [...grid.keys()].sort((a, b) => (/^\d+$/.test(a) && /^\d+$/.test(b) ? Number(a) - Number(b) : a < b ? -1 : a > b ? 1 : 0));
+    for (const key of keys) {
+      const buckets = [...grid.get(key)!.entries()].filter(([, v]) => v[IX.tc]! > 0 || v[IX.fr_can]! > 0).sort(([a], [b]) => (a < b ? -1 : 1));
+      if (buckets.length === 0) continue;
+      if (q.multi && q.display !== 'total') data[key] = Object.fromEntries(buckets.map(([label, v]) => [label, named(v)]));
+      else if (q.multi) data[key] = { total: named(buckets[0]![1]) };
+      else data[key] = named(buckets[0]![1]);
+    }
+    if (Object.keys(data).length === 0) throw analysisError(1586);
+    return data;
+  }
+}

@@ -1,0 +1,124 @@
+import type { Database, Param, Queryable } from '../../db/types.js';
+import { tenant } from '../../db/tenant.js';
+import type { CallRecord } from '../calls/call-record.js';
+import { insertCallRows } from './call-store.js';
+import type { CallFacts } from './counters.js';
+import { RollupBatch, type FlagBooking, type RollupStore } from './rollups.js';
+
+/**
+ * The roll-up store of a bulk load whose records only refer to each other
+ * (a fresh seed run: new call ids, retries right after their original):
+ * the calls it depends on are kept in memory for a sliding window instead of
+ * being read back, and flag bookings are written once per batch. The
+ * counting itself is RollupBatch.add, the code applyToRollups runs.
+ */
+class WindowStore implements RollupStore {
+  private readonly recent = new Map<string, CallFacts>();
+  private readonly answered = new Map<string, string[]>();
+  private readonly flags = new Map<string, FlagBooking | null>();
+  readonly pending = new Map<string, FlagBooking | null>();
+
+  constructor(private readonly window = 200_000) {}
+
+  async answeredRetries(callId: string): Promise<string[]> {
+    return this.answered.get(callId) ?? [];
+  }
+  async loadCall(callId: string): Promise<CallFacts | null> {
+    return this.recent.get(callId) ?? null;
+  }
+  async getFlag(callId: string): Promise<FlagBooking | null> {
+    return this.flags.get(callId) ?? null;
+  }
+  async setFlag(callId: string, booking: FlagBooking | null): Promise<void> {
+    this.flags.set(callId, booking);
+    this.pending.set(callId, booking);
+  }
+
+  /** The record is now applied: later records may depend on it. */
+  remember(r: CallRecord): void {
+    this.recent.set(r.callId, r);
+    if (r.retryOf && r.answeredAt !== null) this.answered.set(r.retryOf, [...(this.answered.get(r.retryOf) ?? []), r.callId]);
+    if (this.recent.size > this.window) {
+      const oldest = this.recent.keys().next().value as string;
+      this.recent.delete(oldest);
+      this.answered.delete(oldest);
+      this.flags.delete(oldest);
+    }
+  }
+
+  async writeFlags(tx: Queryable, accountId: number): Promise<void> {
+    const t = tenant(tx, accountId);
+    const rows = [...this.pending.entries()];
+    this.pending.clear();
+    for (const [callId] of rows.filter(([, b]) => b === null)) {
+      await t.run('DELETE FROM analysis_retry_flags WHERE account_id = $1 AND call_id = $2', [callId]);
+    }
+    const live = rows.filter((r): r is [string, FlagBooking] => r[1] !== null);
+    for (let i = 0; i < live.length; i += 200) {
+      const chunk = live.slice(i, i + 200);
+      const params: Param[] = [];
+      const values = chunk.map(([callId, b], r) => {
+        params.push(callId, b.slot, b.direction, JSON.stringify(b.cells));
+        return `($1, $${2 + r * 4}, $${3 + r * 4}, $${4 + r * 4}, $${5 + r * 4})`;
+      });
+      await t.run(
+        `INSERT INTO analysis_retry_flags (account_id, call_id, hour, direction, cells) VALUES ${values.join(', ')}
+         ON CONFLICT (account_id, call_id) DO UPDATE SET hour = excluded.hour, direction = excluded.direction, cells = excluded.cells`,
+        params,
+      );
+    }
+  }
+}
+
+export interface LoadProgress {
+  done: number;
+  hits: number;
+  elapsedMs: number;
+}
+
+/**
+ * Writes calls, hits and roll-ups for a stream of records of one account, one
+ * transaction per `batchSize` calls (a crash loses at most the open batch).
+ */
+export async function bulkLoadCalls(
+  db: Database,
+  accountId: number,
+  records: Iterable<CallRecord>,
+  opts: { batchSize?: number; onProgress?: (p: LoadProgress) => void } = {},
+): Promise<LoadProgress> {
+  const batchSize = opts.batchSize ?? 5000;
+  // A bulk load touches far more index pages than the default 2 MB page cache holds.
+  if (db.dialect === 'sqlite') await db.run('PRAGMA cache_size = -262144');
+  const store = new WindowStore();
+  const started = Date.now();
+  const progress: LoadProgress = { done: 0, hits: 0, elapsedMs: 0 };
+  let batch: CallRecord[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const records = batch;
+    batch = [];
+    await db.transaction(async (tx) => {
+      await insertCallRows(tx, accountId, records);
+      const rollup = new RollupBatch();
+      for (const r of records) {
+        await rollup.add(r, 1, store);
+        store.remember(r);
+      }
+      await rollup.flush(tx, accountId);
+      await store.writeFlags(tx, accountId);
+    });
+    progress.done += records.length;
+    progress.hits += records.reduce((n, r) => n + r.hits.length, 0);
+    progress.elapsedMs = Date.now() - started;
+    opts.onProgress?.({ ...progress });
+  };
+  for (const r of records) {
+    batch.push(r);
+    if (batch.length >= batchSize) await flush();
+  }
+  await flush();
+  // Fresh planner statistics: without them PostgreSQL guesses a few rows per
+  // table and picks nested loops that scan millions of calls.
+  await db.exec(db.dialect === 'postgres' ? 'ANALYZE calls; ANALYZE call_hits; ANALYZE analysis_daily; ANALYZE analysis_hourly; ANALYZE analysis_cube' : 'ANALYZE');
+  return { ...progress, elapsedMs: Date.now() - started };
+}

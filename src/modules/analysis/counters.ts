@@ -1,0 +1,128 @@
+import type { CallHit } from '../calls/call-record.js';
+
+/**
+ * The additive form of the PRODUCT §7 counters. Every counter of one call in
+ * one breakdown key is a vector of these columns; a key's counters over many
+ * calls are the column sums, so roll-ups, the raw fallback and the tests all
+ * add the same vectors. Distinct-call counters become additive because each
+ * call contributes at most once per key.
+ */
+export const GHOST_MAX = 10;
+export const COLS = [
+  'tc', 'ac', 'mc', 'uc', 'ca', 'pm', 'cm',
+  'fr_uc', 'fr_ca', 'fr_pm', 'fr_cm', 'fr_can',
+  'gh0', 'gh1', 'gh2', 'gh3', 'gh4', 'gh5', 'gh6', 'gh7', 'gh8', 'gh9', 'gh10',
+  'ring_sum', 'hold_sum',
+] as const;
+export type Col = (typeof COLS)[number];
+export const NCOLS = COLS.length;
+export const IX = Object.fromEntries(COLS.map((c, i) => [c, i])) as Record<Col, number>;
+const GH0 = IX.gh0;
+
+export const DIMS = ['agent', 'group', 'did', 'campaign'] as const;
+export type Dim = (typeof DIMS)[number];
+
+/** The part of a call the counters read (a CallRecord or a calls row). */
+export interface CallFacts {
+  callId: string;
+  queuedAt: number;
+  direction: string;
+  groupId: number | null;
+  did: string | null;
+  campaignId: string | null;
+  retryOf: string | null;
+  answeredAt: number | null;
+  talkSecs: number;
+  holdSecs: number;
+  hits: Pick<CallHit, 'agentId' | 'ringSecs' | 'answered'>[];
+}
+
+/** A call is answered when somebody answered it (`answeredAt` set). */
+export function isAnswered(c: Pick<CallFacts, 'answeredAt'>): boolean {
+  return c.answeredAt !== null && c.answeredAt !== undefined;
+}
+
+/** The breakdown keys of a call in a dimension, each with the call's hits in that key. */
+export function keysOf(c: CallFacts, dim: Dim): Map<string, CallFacts['hits']> {
+  const out = new Map<string, CallFacts['hits']>();
+  if (c.hits.length === 0) return out;
+  if (dim === 'agent') {
+    for (const h of c.hits) {
+      const k = String(h.agentId);
+      const list = out.get(k);
+      if (list) list.push(h);
+      else out.set(k, [h]);
+    }
+    return out;
+  }
+  const v = dim === 'group' ? c.groupId : dim === 'did' ? c.did : c.campaignId;
+  // Calls without a group / DID / campaign have no key in that breakdown.
+  if (v !== null && v !== undefined && v !== '') out.set(String(v), c.hits);
+  return out;
+}
+
+/** Adds `sign` × the counters of call `c` through `hits` (its hits in one key) to `vec`. */
+export function addCallInKey(vec: Float64Array, c: CallFacts, hits: CallFacts['hits'], sign: number): void {
+  if (hits.length === 0) return;
+  let answered = 0;
+  let ring = 0;
+  for (const h of hits) {
+    if (h.answered) answered++;
+    ring += h.ringSecs;
+  }
+  vec[IX.tc]! += sign * hits.length;
+  vec[IX.ac]! += sign * answered;
+  vec[IX.mc]! += sign * (hits.length - answered);
+  vec[IX.ring_sum]! += sign * ring;
+  vec[IX.uc]! += sign;
+  const retry = c.retryOf !== null && c.retryOf !== undefined && c.retryOf !== '';
+  if (retry) vec[IX.fr_uc]! += sign;
+  if (answered > 0) {
+    vec[IX.ca]! += sign;
+    if (retry) vec[IX.fr_ca]! += sign;
+    vec[IX.hold_sum]! += sign * c.holdSecs;
+    // gh<k>: talk ≤ k seconds, for every threshold k the roll-up can answer.
+    for (let k = GHOST_MAX; k >= 0 && c.talkSecs <= k; k--) vec[GH0 + k]! += sign;
+  } else if (isAnswered(c)) {
+    vec[IX.pm]! += sign;
+    if (retry) vec[IX.fr_pm]! += sign;
+  } else {
+    vec[IX.cm]! += sign;
+    if (retry) vec[IX.fr_cm]! += sign;
+  }
+}
+
+/** The API counter codes, in answer order. */
+export const CODES = [
+  'TC', 'AC', 'MC', 'UC', 'CA', 'PM', 'CM',
+  'FR_UC', 'FR_CA', 'FR_PM', 'FR_CM', 'FR_CAN_FR_PM_N', 'GH_UC', 'avgRingTime', 'avgHoldTime',
+] as const;
+export type Code = (typeof CODES)[number];
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+/** The API counters from a summed vector; `ghost` is the account's threshold (≤ GHOST_MAX here). */
+export function countersOf(vec: ArrayLike<number>, codes: readonly Code[], ghostCount: number): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const code of codes) {
+    switch (code) {
+      case 'GH_UC':
+        out[code] = ghostCount;
+        break;
+      case 'FR_CAN_FR_PM_N':
+        out[code] = vec[IX.fr_can]!;
+        break;
+      case 'avgRingTime':
+        out[code] = vec[IX.tc]! > 0 ? round2(vec[IX.ring_sum]! / vec[IX.tc]!) : null;
+        break;
+      case 'avgHoldTime':
+        out[code] = vec[IX.ca]! > 0 ? round2(vec[IX.hold_sum]! / vec[IX.ca]!) : null;
+        break;
+      default:
+        out[code] = vec[IX[code.toLowerCase() as Col]]!;
+    }
+  }
+  return out;
+}

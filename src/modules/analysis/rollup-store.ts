@@ -1,0 +1,73 @@
+import type { Queryable } from '../../db/types.js';
+import { tenant } from '../../db/tenant.js';
+import type { CallFacts } from './counters.js';
+import type { FlagBooking, RollupStore } from './rollups.js';
+
+export interface CallRow {
+  call_id: string;
+  queued_at: number;
+  direction: string;
+  group_id: number | null;
+  did: string | null;
+  campaign_id: string | null;
+  retry_of: string | null;
+  answered_at: number | null;
+  talk_secs: number;
+  hold_secs: number;
+}
+
+export function factsOfRow(r: CallRow, hits: { agent_id: number; ring_secs: number; answered: number }[]): CallFacts {
+  return {
+    callId: r.call_id,
+    queuedAt: Number(r.queued_at),
+    direction: r.direction,
+    groupId: r.group_id === null ? null : Number(r.group_id),
+    did: r.did,
+    campaignId: r.campaign_id,
+    retryOf: r.retry_of,
+    answeredAt: r.answered_at === null ? null : Number(r.answered_at),
+    talkSecs: Number(r.talk_secs),
+    holdSecs: Number(r.hold_secs),
+    hits: hits.map((h) => ({ agentId: Number(h.agent_id), ringSecs: Number(h.ring_secs), answered: Number(h.answered) === 1 })),
+  };
+}
+
+export const CALL_COLUMNS = 'call_id, queued_at, direction, group_id, did, campaign_id, retry_of, answered_at, talk_secs, hold_secs';
+
+/** Reads retries and originals from the calls tables in the caller's transaction; bookings in analysis_retry_flags. */
+export function tableStore(tx: Queryable, accountId: number): RollupStore {
+  const t = tenant(tx, accountId);
+  return {
+    async getFlag(callId) {
+      const row = await t.get<{ hour: number; direction: string; cells: string }>(
+        'SELECT hour, direction, cells FROM analysis_retry_flags WHERE account_id = $1 AND call_id = $2',
+        [callId],
+      );
+      return row ? { slot: Number(row.hour), direction: row.direction, cells: JSON.parse(row.cells) as FlagBooking['cells'] } : null;
+    },
+    async setFlag(callId, b) {
+      if (!b) await t.run('DELETE FROM analysis_retry_flags WHERE account_id = $1 AND call_id = $2', [callId]);
+      else {
+        await t.run(
+          `INSERT INTO analysis_retry_flags (account_id, call_id, hour, direction, cells) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (account_id, call_id) DO UPDATE SET hour = excluded.hour, direction = excluded.direction, cells = excluded.cells`,
+          [callId, b.slot, b.direction, JSON.stringify(b.cells)],
+        );
+      }
+    },
+    async answeredRetries(callId) {
+      const rows = await t.all<{ call_id: string }>('SELECT call_id FROM calls WHERE account_id = $1 AND retry_of = $2 AND answered_at IS NOT NULL', [callId]);
+      return rows.map((r) => r.call_id);
+    },
+    async loadCall(callId) {
+      const row = await t.get<CallRow>(`SELECT ${CALL_COLUMNS} FROM calls WHERE account_id = $1 AND call_id = $2`, [callId]);
+      if (!row) return null;
+      const hits = await t.all<{ agent_id: number; ring_secs: number; answered: number }>(
+        'SELECT agent_id, ring_secs, answered FROM call_hits WHERE account_id = $1 AND call_id = $2 ORDER BY seq',
+        [callId],
+      );
+      return factsOfRow(row, hits);
+    },
+  };
+}
+

@@ -1,0 +1,81 @@
+import type { Param, Queryable } from '../../db/types.js';
+import { tenant } from '../../db/tenant.js';
+import { COLS, IX, NCOLS, type Dim } from './counters.js';
+
+/** One roll-up change: `bucket` is a UTC hour (hourly) or a local day (daily, cube). */
+export interface Delta {
+  dim: Dim | 'cube';
+  key: string;
+  direction: string;
+  bucket: number;
+  vec: Float64Array;
+}
+
+/** Cube keys: agent (0 = the call itself), group (-1 = none), DID and campaign ('' = none). */
+export const CUBE_SEP = '\u0001';
+export function cubeKey(agent: number, group: number | null, did: string | null, campaign: string | null): string {
+  return [agent, group ?? -1, did ?? '', campaign ?? ''].join(CUBE_SEP);
+}
+
+const ROWS_PER_STATEMENT = 50;
+const statements = new Map<string, string>();
+
+function statement(table: string, keyCols: string[], rows: number): string {
+  const id = `${table}|${rows}`;
+  let sql = statements.get(id);
+  if (!sql) {
+    const cols = ['account_id', ...keyCols, ...COLS];
+    const width = cols.length - 1;
+    const values = Array.from({ length: rows }, (_, r) => `($1, ${Array.from({ length: width }, (_, c) => `$${2 + r * width + c}`).join(', ')})`);
+    sql =
+      `INSERT INTO ${table} (${cols.join(', ')}) VALUES ${values.join(', ')} ` +
+      `ON CONFLICT (account_id, ${keyCols.join(', ')}) DO UPDATE SET ` +
+      COLS.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ');
+    statements.set(id, sql);
+  }
+  return sql;
+}
+
+async function write(tx: Queryable, accountId: number, table: string, keyCols: string[], deltas: Delta[], keyParams: (d: Delta) => Param[]): Promise<void> {
+  const t = tenant(tx, accountId);
+  const live = deltas.filter((d) => d.vec.some((v) => v !== 0));
+  for (let i = 0; i < live.length; i += ROWS_PER_STATEMENT) {
+    const chunk = live.slice(i, i + ROWS_PER_STATEMENT);
+    const params: Param[] = [];
+    for (const d of chunk) {
+      params.push(...keyParams(d));
+      // Counts are integers; only the two sums are fractional.
+      for (let c = 0; c < NCOLS; c++) params.push(IX.ring_sum <= c ? d.vec[c]! : Math.round(d.vec[c]!));
+    }
+    await t.run(statement(table, keyCols, chunk.length), params);
+  }
+}
+
+/** Adds the deltas to analysis_hourly / analysis_daily (per dimension) or analysis_cube. */
+export async function writeDeltas(tx: Queryable, accountId: number, table: 'analysis_hourly' | 'analysis_daily' | 'analysis_cube', deltas: Delta[]): Promise<void> {
+  if (table !== 'analysis_cube') {
+    await write(tx, accountId, table, ['dim', 'bucket', 'k', 'direction'], deltas, (d) => [d.dim, d.bucket, d.key, d.direction]);
+    return;
+  }
+  await write(tx, accountId, table, ['bucket', 'agent_id', 'group_id', 'did', 'campaign_id', 'direction'], deltas, (d) => {
+    const [agent, group, did, campaign] = d.key.split(CUBE_SEP);
+    return [d.bucket, Number(agent), Number(group), did!, campaign!, d.direction];
+  });
+}
+
+/**
+ * The zone the daily roll-ups of an account are kept in: fixed at the
+ * account's zone when its first call is rolled up. When the account later
+ * changes its zone, queries use the hourly roll-up (or the raw calls) until
+ * the daily rows are rebuilt. (Not cached in process: tests and several nodes
+ * may share account ids across databases; it is one key lookup.)
+ */
+export async function rollupZone(tx: Queryable, accountId: number): Promise<string> {
+  const t = tenant(tx, accountId);
+  const row = await t.get<{ timezone: string }>('SELECT timezone FROM analysis_rollup_state WHERE account_id = $1');
+  if (row) return row.timezone;
+  const acc = await tx.get<{ timezone: string }>('SELECT timezone FROM accounts WHERE id = $1', [accountId]);
+  const tz = acc?.timezone ?? 'UTC';
+  await t.run('INSERT INTO analysis_rollup_state (account_id, timezone) VALUES ($1, $2) ON CONFLICT (account_id) DO NOTHING', [tz]);
+  return (await t.get<{ timezone: string }>('SELECT timezone FROM analysis_rollup_state WHERE account_id = $1'))?.timezone ?? tz;
+}

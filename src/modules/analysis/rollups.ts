@@ -1,0 +1,159 @@
+import type { Queryable } from '../../db/types.js';
+import type { CallRecord } from '../calls/call-record.js';
+import { DIMS, IX, NCOLS, addCallInKey, isAnswered, keysOf, type CallFacts, type Dim } from './counters.js';
+import { tableStore } from './rollup-store.js';
+import { cubeKey, rollupZone, writeDeltas, type Delta } from './rollup-writer.js';
+import { localDay } from './timezone.js';
+
+/**
+ * Incremental roll-ups for analysis/hits (PRODUCT §7–§8).
+ *
+ * `applyToRollups(tx, record, sign)` adds (+1) or removes (-1) one version of
+ * a finished call; the caller writes the `calls` / `call_hits` rows in the
+ * same transaction (before or after, one record or a batch: the result is the
+ * same once the table holds the final versions).
+ *
+ * FR_CAN_FR_PM_N ("unanswered call whose retry was answered") depends on two
+ * calls. It is kept as a booking per original call in `analysis_retry_flags`
+ * (which cells it was added to). Applying a call reconciles the booking of
+ * the call itself and of the call it retries: the wanted state is computed
+ * from the table, with the record being applied taken as its new version
+ * (+1) or as absent (-1); a booking that differs is taken out and re-added.
+ * Reconciling is idempotent, so arrival order and rows written ahead of their
+ * apply (bulk ingest) give the same sums.
+ */
+
+/** The cells an original call's retry flag was added to. */
+export interface FlagBooking {
+  /** The call's 15-minute slot (Unix seconds / 900); stored in column `hour` of analysis_retry_flags. */
+  slot: number;
+  direction: string;
+  cells: [Dim | 'cube', string][];
+}
+
+/** Where the roll-up reads the other calls it depends on and keeps the flag bookings. */
+export interface RollupStore {
+  /** callIds of stored answered calls whose retryOf is `callId`. */
+  answeredRetries(callId: string): Promise<string[]>;
+  /** A stored call (with hits), or null. */
+  loadCall(callId: string): Promise<CallFacts | null>;
+  getFlag(callId: string): Promise<FlagBooking | null>;
+  setFlag(callId: string, booking: FlagBooking | null): Promise<void>;
+}
+
+/** Accumulates contributions of many records, flushed in one go (bulk seeding uses the same code). */
+export class RollupBatch {
+  readonly deltas = new Map<string, Delta>();
+
+  /**
+   * The pending change of one cell in the call's 15-minute slot: at flush the
+   * slots become UTC hours and local days. (A UTC hour can hold two local
+   * days in a half- or quarter-hour zone; a 15-minute slot cannot.)
+   */
+  vector(dim: Dim | 'cube', key: string, direction: string, slot: number): Float64Array {
+    const id = `${dim}\u0000${key}\u0000${direction}\u0000${slot}`;
+    let d = this.deltas.get(id);
+    if (!d) {
+      d = { dim, key, direction, bucket: slot, vec: new Float64Array(NCOLS) };
+      this.deltas.set(id, d);
+    }
+    return d.vec;
+  }
+
+  /** The record's own counters in every dimension and key. */
+  addOwn(c: CallFacts, sign: number): void {
+    const slot = Math.floor(c.queuedAt / 900);
+    for (const dim of DIMS) {
+      for (const [key, hits] of keysOf(c, dim)) addCallInKey(this.vector(dim, key, c.direction, slot), c, hits, sign);
+    }
+    if (c.hits.length === 0) return;
+    // Cube: the call itself (agent 0) and each agent it was offered to, under its group, DID and campaign.
+    addCallInKey(this.vector('cube', cubeKey(0, c.groupId, c.did, c.campaignId), c.direction, slot), c, c.hits, sign);
+    for (const [agent, hits] of keysOf(c, 'agent')) {
+      addCallInKey(this.vector('cube', cubeKey(Number(agent), c.groupId, c.did, c.campaignId), c.direction, slot), c, hits, sign);
+    }
+  }
+
+  private addBooking(b: FlagBooking, sign: number): void {
+    for (const [dim, key] of b.cells) this.vector(dim, key, b.direction, b.slot)[IX.fr_can]! += sign;
+  }
+
+  /** The record's whole effect: own counters, then the retry flags of itself and of the call it retries. */
+  async add(c: CallFacts, sign: 1 | -1, store: RollupStore): Promise<void> {
+    this.addOwn(c, sign);
+    const applied = { callId: c.callId, facts: sign === 1 ? c : null };
+    await this.reconcile(c.callId, applied, store);
+    if (c.retryOf && c.retryOf !== c.callId) await this.reconcile(c.retryOf, applied, store);
+  }
+
+  /** Brings the booking of `originalId` in line with the stored calls, `applied` taken at its new state. */
+  private async reconcile(originalId: string, applied: { callId: string; facts: CallFacts | null }, store: RollupStore): Promise<void> {
+    const original = originalId === applied.callId ? applied.facts : await store.loadCall(originalId);
+    let wanted: FlagBooking | null = null;
+    if (original && !isAnswered(original) && original.hits.length > 0) {
+      const a = applied.facts;
+      const appliedIsAnsweredRetry = a !== null && a.callId !== originalId && a.retryOf === originalId && isAnswered(a);
+      const others = appliedIsAnsweredRetry ? [] : (await store.answeredRetries(originalId)).filter((id) => id !== applied.callId && id !== originalId);
+      if (appliedIsAnsweredRetry || others.length > 0) wanted = bookingOf(original);
+    }
+    const booked = await store.getFlag(originalId);
+    if (sameBooking(booked, wanted)) return;
+    if (booked) this.addBooking(booked, -1);
+    if (wanted) this.addBooking(wanted, 1);
+    await store.setFlag(originalId, wanted);
+  }
+
+  /** Writes the accumulated changes: UTC-hour rows, and local-day rows (and cube rows) in the roll-up's zone. */
+  async flush(tx: Queryable, accountId: number): Promise<void> {
+    if (this.deltas.size === 0) return;
+    const tz = await rollupZone(tx, accountId);
+    const hourly = new Map<string, Delta>();
+    const daily = new Map<string, Delta>();
+    const dayOfSlot = new Map<number, number>();
+    const addTo = (m: Map<string, Delta>, d: Delta, direction: string, bucket: number) => {
+      const id = `${d.dim}\u0000${d.key}\u0000${direction}\u0000${bucket}`;
+      const agg = m.get(id);
+      if (agg) for (let i = 0; i < NCOLS; i++) agg.vec[i]! += d.vec[i]!;
+      else m.set(id, { ...d, direction, bucket, vec: Float64Array.from(d.vec) });
+    };
+    for (const d of this.deltas.values()) {
+      if (d.dim !== 'cube') addTo(hourly, d, d.direction, Math.floor(d.bucket / 4));
+      let day = dayOfSlot.get(d.bucket);
+      if (day === undefined) {
+        day = localDay(tz, d.bucket * 900);
+        dayOfSlot.set(d.bucket, day);
+      }
+      // Daily per-dimension rows leave direction out (half the rows to sum); the cube keeps it.
+      addTo(daily, d, d.dim === 'cube' ? d.direction : '', day);
+    }
+    const days = [...daily.values()];
+    await writeDeltas(tx, accountId, 'analysis_hourly', [...hourly.values()]);
+    await writeDeltas(tx, accountId, 'analysis_daily', days.filter((d) => d.dim !== 'cube'));
+    await writeDeltas(tx, accountId, 'analysis_cube', days.filter((d) => d.dim === 'cube'));
+    this.deltas.clear();
+  }
+}
+
+/** Where an original call's retry flag goes: its 15-minute slot, direction and every key it has hits in. */
+export function bookingOf(c: CallFacts): FlagBooking {
+  const cells: FlagBooking['cells'] = [];
+  for (const dim of DIMS) for (const key of keysOf(c, dim).keys()) cells.push([dim, key]);
+  if (c.hits.length > 0) cells.push(['cube', cubeKey(0, c.groupId, c.did, c.campaignId)]);
+  for (const agent of keysOf(c, 'agent').keys()) cells.push(['cube', cubeKey(Number(agent), c.groupId, c.did, c.campaignId)]);
+  return { slot: Math.floor(c.queuedAt / 900), direction: c.direction, cells };
+}
+
+function sameBooking(a: FlagBooking | null, b: FlagBooking | null): boolean {
+  if (!a || !b) return a === b;
+  return a.slot === b.slot && a.direction === b.direction && JSON.stringify(a.cells) === JSON.stringify(b.cells);
+}
+
+/**
+ * Adds (sign 1) or removes (sign -1) one version of a finished call in the
+ * analysis roll-ups, inside the caller's transaction (see the file comment).
+ */
+export async function applyToRollups(tx: Queryable, record: CallRecord, sign: 1 | -1): Promise<void> {
+  const batch = new RollupBatch();
+  await batch.add(record, sign, tableStore(tx, record.accountId));
+  await batch.flush(tx, record.accountId);
+}

@@ -1,0 +1,69 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../context.js';
+import { SuccessSchema } from '../../http/envelope.js';
+import { fail } from '../../http/errors.js';
+import { defineOperation } from '../../http/operation.js';
+
+const Message = { message: Type.String() };
+
+export function authOperations(ctx: AppContext) {
+  const auth = ctx.auth;
+  return [
+    defineOperation({
+      module: 'auth',
+      name: 'login',
+      summary: 'Log in with a client username or an agent e-mail; answers a session id (ssid)',
+      auth: false,
+      body: Type.Object({ username: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ minLength: 1, maxLength: 200 }) }),
+      response: SuccessSchema({
+        ssid: Type.String(),
+        userId: Type.String(),
+        expiresAt: Type.Integer({ description: 'Unix seconds; sliding: every use extends it' }),
+      }),
+      errors: [1000, 1014, 1047],
+      async handler({ body }) {
+        return auth.login(body.username, body.password);
+      },
+    }),
+    defineOperation({
+      module: 'auth',
+      name: 'token',
+      summary: 'Create a long-lived token for the userId + token form (kind switch: clients only)',
+      body: Type.Object({
+        name: Type.Optional(Type.String({ maxLength: 100 })),
+        kind: Type.Optional(Type.Union([Type.Literal('api'), Type.Literal('switch')])),
+      }),
+      response: SuccessSchema({ userId: Type.String(), token: Type.String() }),
+      errors: [1000, 1002, 1014, 1015, 1047],
+      async handler({ principal, body }) {
+        const kind = body.kind ?? 'api';
+        if (kind === 'switch' && principal.kind !== 'client') throw fail(1015, 'only a client creates switch tokens');
+        return auth.createToken(principal, kind, body.name ?? '');
+      },
+    }),
+    defineOperation({
+      module: 'auth',
+      name: 'revokeToken',
+      summary: 'Revoke a token at once, on every node',
+      body: Type.Object({ revoke: Type.String({ minLength: 1, description: 'The token to revoke' }) }),
+      response: SuccessSchema(Message),
+      errors: [1000, 1002, 1012, 1014, 1047],
+      async handler({ principal, body }) {
+        await auth.revokeToken(principal, body.revoke);
+        return { message: 'Token revoked' };
+      },
+    }),
+    defineOperation({
+      module: 'auth',
+      name: 'logout',
+      summary: 'End the calling session',
+      body: Type.Object({}),
+      response: SuccessSchema(Message),
+      errors: [1000, 1014, 1047],
+      async handler({ principal }) {
+        await auth.logout(principal);
+        return { message: 'Logged out' };
+      },
+    }),
+  ];
+}

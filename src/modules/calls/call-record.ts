@@ -1,0 +1,41 @@
+/**
+ * A finished call: the contract between the telephony-events module (which
+ * writes one when a call ends) and the analysis module (which rolls it up).
+ * Times are Unix seconds (fractional allowed).
+ */
+export interface CallHit {
+  /** 0-based order of the offer within the call. */
+  seq: number;
+  agentId: number;
+  ringAt: number;
+  /** Seconds the offer rang (until answered, missed or the call ended). */
+  ringSecs: number;
+  answered: boolean;
+}
+
+export type CallOutcome = 'completed' | 'abandoned' | 'failed';
+
+export interface CallRecord {
+  accountId: number;
+  callId: string;
+  /** `call.queued` time: the call's time bucket. */
+  queuedAt: number;
+  endedAt: number;
+  groupId: number | null;
+  did: string | null;
+  campaignId: string | null;
+  direction: 'inbound' | 'outbound';
+  caller: string | null;
+  /** callId of the call this one retries. */
+  retryOf: string | null;
+  /** The agent who talked to the caller last (after a takeover: the taking-over agent). */
+  answeredBy: number | null;
+  answeredAt: number | null;
+  talkSecs: number;
+  /** Customer-on-hold seconds. */
+  holdSecs: number;
+  /** Seconds from queued to answered (or to the end when unanswered). */
+  waitSecs: number;
+  outcome: CallOutcome;
+  hits: CallHit[];
+}

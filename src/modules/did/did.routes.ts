@@ -1,0 +1,50 @@
+import type { AppContext } from '../../context.js';
+import { defineOperation } from '../../http/operation.js';
+import { CreateDidBody, DeleteDidBody, DidResponse, ListDidsBody, ListDidsResponse } from './did.schemas.js';
+import { DidService } from './did.service.js';
+
+export function didOperations(ctx: AppContext) {
+  const dids = new DidService(ctx.db, ctx.clock);
+  return [
+    defineOperation({
+      module: 'did',
+      name: 'create',
+      summary: 'Add a number (DID) to the account; a number belongs to one account',
+      permission: 'number.manage',
+      errorModule: 'agent',
+      body: CreateDidBody,
+      response: DidResponse,
+      errors: [1000, 1014, 1015, 1047, 1516],
+      async handler({ principal, body }) {
+        const did = await dids.create(principal.accountId, body.did, body.name?.trim() ?? '');
+        return { message: 'DID created', data: { did } };
+      },
+    }),
+    defineOperation({
+      module: 'did',
+      name: 'delete',
+      summary: "Remove one of the account's numbers",
+      permission: 'number.manage',
+      errorModule: 'agent',
+      body: DeleteDidBody,
+      response: DidResponse,
+      errors: [1000, 1014, 1015, 1047, 1516],
+      async handler({ principal, body }) {
+        const did = await dids.remove(principal.accountId, body.did);
+        return { message: 'DID deleted', data: { did } };
+      },
+    }),
+    defineOperation({
+      module: 'did',
+      name: 'list',
+      summary: "The account's numbers",
+      permission: 'number.manage',
+      body: ListDidsBody,
+      response: ListDidsResponse,
+      errors: [1014, 1015, 1047],
+      async handler({ principal }) {
+        return { data: await dids.list(principal.accountId) };
+      },
+    }),
+  ];
+}

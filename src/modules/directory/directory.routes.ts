@@ -1,0 +1,109 @@
+import type { AppContext } from '../../context.js';
+import { normaliseContact } from '../../http/contact.js';
+import { fail } from '../../http/errors.js';
+import { defineOperation } from '../../http/operation.js';
+import { ContactService, SEARCH_DEFAULT_LIMIT } from './contact.service.js';
+import { parseProject } from './contact-views.js';
+import {
+  ContactWrittenResponse,
+  GetFieldsBody,
+  GetFieldsResponse,
+  GetInfoBody,
+  GetInfoResponse,
+  SearchBody,
+  SearchResponse,
+  WriteContactBody,
+} from './directory.schemas.js';
+import { listOperations } from './lists.routes.js';
+import { stickyOperations } from './sticky.routes.js';
+
+const CONTACT_ERRORS = [1000, 1005, 1014, 1015, 1047];
+
+/** A search prefix: the digits of the value, 1 to 15 of them (else 1005). */
+function searchPrefix(value: string | number): string {
+  const digits = typeof value === 'number' ? (Number.isSafeInteger(value) && value >= 0 ? String(value) : '') : value.replace(/\D/g, '');
+  if (digits.length < 1 || digits.length > 15) throw fail(1005, 'contact must be a prefix of 1 to 15 digits');
+  return digits;
+}
+
+/** Directory/* operations: contacts here; sticky agents, DNC and blacklist in their own files. */
+export function directoryOperations(ctx: AppContext) {
+  const contacts = new ContactService(ctx.db, ctx.clock);
+  return [
+    defineOperation({
+      module: 'Directory',
+      name: 'create',
+      summary: 'Add a contact to the directory',
+      permission: 'directory.manage',
+      errorModule: 'directory',
+      body: WriteContactBody,
+      response: ContactWrittenResponse,
+      errors: [...CONTACT_ERRORS, 1504],
+      async handler({ principal, body }) {
+        const contact = normaliseContact(body.contact);
+        await contacts.create(principal.accountId, contact, body.contactinfo, body.other);
+        return { message: 'Contact created', data: { contact } };
+      },
+    }),
+    defineOperation({
+      module: 'Directory',
+      name: 'update',
+      summary: 'Change a contact (merge: only supplied fields change)',
+      permission: 'directory.manage',
+      errorModule: 'directory',
+      body: WriteContactBody,
+      response: ContactWrittenResponse,
+      errors: [...CONTACT_ERRORS, 1012],
+      async handler({ principal, body }) {
+        const contact = normaliseContact(body.contact);
+        await contacts.update(principal.accountId, contact, body.contactinfo, body.other);
+        return { message: 'Contact updated', data: { contact } };
+      },
+    }),
+    defineOperation({
+      module: 'Directory',
+      name: 'getInfo',
+      summary: 'A contact: Cu (fields), and Ot (metadata) with field "all"',
+      permission: 'directory.view',
+      errorModule: 'directory',
+      body: GetInfoBody,
+      response: GetInfoResponse,
+      errors: [...CONTACT_ERRORS, 1012],
+      async handler({ principal, body }) {
+        const contact = normaliseContact(body.cn, 'cn');
+        return contacts.info(principal.accountId, contact, body.field?.trim().toLowerCase() === 'all');
+      },
+    }),
+    defineOperation({
+      module: 'Directory',
+      name: 'getFields',
+      summary: 'Chosen fields of a contact (null where unset)',
+      permission: 'directory.view',
+      errorModule: 'directory',
+      body: GetFieldsBody,
+      response: GetFieldsResponse,
+      errors: [...CONTACT_ERRORS, 1012],
+      async handler({ principal, body }) {
+        const contact = normaliseContact(body.contact);
+        return { data: await contacts.fields(principal.accountId, contact, parseProject(body.project)) };
+      },
+    }),
+    defineOperation({
+      module: 'Directory',
+      name: 'search',
+      summary: 'Contacts whose number starts with a digit prefix',
+      permission: 'directory.view',
+      errorModule: 'directory',
+      body: SearchBody,
+      response: SearchResponse,
+      errors: [...CONTACT_ERRORS, 1012],
+      async handler({ principal, body }) {
+        const prefix = searchPrefix(body.contact);
+        const names = parseProject(body.project);
+        return { data: await contacts.search(principal.accountId, prefix, names, body.limit ?? SEARCH_DEFAULT_LIMIT) };
+      },
+    }),
+    ...stickyOperations(ctx),
+    ...listOperations(ctx),
+  ];
+}

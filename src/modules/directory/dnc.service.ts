@@ -1,0 +1,39 @@
+import type { Clock } from '../../clock.js';
+import type { Queryable } from '../../db/types.js';
+import { tenant } from '../../db/tenant.js';
+import { fail } from '../../http/errors.js';
+import { DncRepository } from './dnc.repository.js';
+import { MAX_TIMESTAMP } from './sticky.service.js';
+
+/**
+ * DNC status: 0 not listed, -1 permanently listed, a Unix timestamp = listed
+ * until then. An expired timestamp reads as 0. Independent of the blacklist.
+ */
+export class DncService {
+  constructor(
+    private readonly db: Queryable,
+    private readonly clock: Clock,
+  ) {}
+
+  private repo(accountId: number) {
+    return new DncRepository(tenant(this.db, accountId));
+  }
+
+  /** The current status (hot path: one primary-key probe). */
+  async get(accountId: number, contact: string): Promise<number> {
+    const dnc = await this.repo(accountId).get(contact);
+    return dnc > 0 && dnc <= Math.floor(this.clock.now() / 1000) ? 0 : dnc;
+  }
+
+  /** 0 removes, -1 lists permanently, a future Unix timestamp lists until then; anything else is 1001. */
+  async set(accountId: number, contact: string, raw: unknown): Promise<number> {
+    const dnc = typeof raw === 'string' && /^\s*-?\d{1,16}\s*$/.test(raw) ? Number(raw) : raw;
+    const nowSec = Math.floor(this.clock.now() / 1000);
+    if (typeof dnc !== 'number' || !Number.isSafeInteger(dnc) || dnc < -1 || (dnc > 0 && (dnc <= nowSec || dnc > MAX_TIMESTAMP))) {
+      throw fail(1001, 'please provide a valid date: dnc must be 0, -1 or a future Unix timestamp (seconds)');
+    }
+    if (dnc === 0) await this.repo(accountId).clear(contact);
+    else await this.repo(accountId).set(contact, dnc, nowSec);
+    return dnc;
+  }
+}

@@ -1,0 +1,58 @@
+import type { AppContext } from '../../context.js';
+import { normaliseContact } from '../../http/contact.js';
+import { defineOperation } from '../../http/operation.js';
+import { BlacklistService } from './blacklist.service.js';
+import { BlacklistBody, BlacklistResponse, GetDncBody, GetDncResponse, MessageResponse, SetDncBody } from './directory.schemas.js';
+import { DncService } from './dnc.service.js';
+
+/** Directory/getDnc, setDnc (also at /api/v2/getDnc, /api/v2/setDnc) and Directory/Blacklist. */
+export function listOperations(ctx: AppContext) {
+  const dnc = new DncService(ctx.db, ctx.clock);
+  const blacklist = new BlacklistService(ctx.db);
+  return [
+    defineOperation({
+      module: 'Directory',
+      name: 'getDnc',
+      aliases: ['/api/v2/getDnc'],
+      summary: 'DNC status of a number: 0, -1 (permanent) or the Unix time it ends',
+      permission: 'directory.view',
+      errorModule: 'directory',
+      body: GetDncBody,
+      response: GetDncResponse,
+      errors: [1000, 1005, 1014, 1015, 1047],
+      async handler({ principal, body }) {
+        return { data: { dnc: await dnc.get(principal.accountId, normaliseContact(body.contact)) } };
+      },
+    }),
+    defineOperation({
+      module: 'Directory',
+      name: 'setDnc',
+      aliases: ['/api/v2/setDnc'],
+      summary: 'Set the DNC status of a number: 0 removes, -1 permanent, or a future Unix timestamp',
+      permission: 'dnc.manage',
+      errorModule: 'directory',
+      body: SetDncBody,
+      response: MessageResponse,
+      errors: [1000, 1001, 1005, 1014, 1015, 1047],
+      async handler({ principal, body }) {
+        const value = await dnc.set(principal.accountId, normaliseContact(body.contact), body.dnc);
+        return { message: value === 0 ? 'Contact removed from the DNC list' : 'DNC status set' };
+      },
+    }),
+    defineOperation({
+      module: 'Directory',
+      name: 'Blacklist',
+      summary: "Set the DIDs a number is blocked on ([] removes it); blank contact with RESET 1 clears the account's blacklist",
+      permission: 'blacklist.manage',
+      errorModule: 'directory',
+      body: BlacklistBody,
+      response: BlacklistResponse,
+      errors: [1000, 1001, 1005, 1014, 1015, 1047, 1516],
+      async handler({ principal, body }) {
+        const result = await blacklist.apply(principal.accountId, body);
+        const message = 'cleared' in result ? 'Blacklist cleared' : result.DID.length ? 'Blacklist updated' : 'Contact removed from the blacklist';
+        return { message, data: result };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,138 @@
+/**
+ * The in-memory shape of live state rows (tables live_agents, live_calls).
+ * Times are Unix seconds (fractional allowed), as in the events.
+ */
+export interface AgentLive {
+  agentId: number;
+  loggedIn: boolean;
+  loginType: string | null;
+  loginAt: number | null;
+  /** Start of the open "available" span (logged in, no break, no wrap-up, no call), else null. */
+  availSince: number | null;
+  breakReason: string | null;
+  breakAt: number | null;
+  wrapupAt: number | null;
+  ringCall: string | null;
+  ringAt: number | null;
+  callId: string | null;
+  callAt: number | null;
+  sipStatus: string;
+  /** The account-local day (YYYY-MM-DD) the counters below belong to. */
+  dayKey: string;
+  /** Closed available spans of that day (the open span is added at read time). */
+  availSecs: number;
+  talkSecs: number;
+  calls: number;
+  lastTs: number;
+  seq: number;
+}
+
+/** One offer of a call to an agent: [agentId, ringAt, ringSecs or null while ringing, answered 0/1]. */
+export type HitTuple = [number, number, number | null, number];
+
+export type CallState = 'queued' | 'ringing' | 'connected';
+
+export interface CallLive {
+  callId: string;
+  state: CallState;
+  queuedAt: number;
+  groupId: number | null;
+  did: string | null;
+  caller: string | null;
+  campaignId: string | null;
+  direction: 'inbound' | 'outbound';
+  retryOf: string | null;
+  ringAgent: number | null;
+  ringAt: number | null;
+  /** The connected agent (after a takeover: the taking-over agent). */
+  agentId: number | null;
+  answeredAt: number | null;
+  /** When the current agent was connected (differs from answeredAt after a takeover). */
+  agentSince: number | null;
+  onHold: boolean;
+  holdAt: number | null;
+  holdSecs: number;
+  hits: HitTuple[];
+  lastTs: number;
+  seq: number;
+}
+
+export function newAgent(agentId: number): AgentLive {
+  return {
+    agentId,
+    loggedIn: false,
+    loginType: null,
+    loginAt: null,
+    availSince: null,
+    breakReason: null,
+    breakAt: null,
+    wrapupAt: null,
+    ringCall: null,
+    ringAt: null,
+    callId: null,
+    callAt: null,
+    sipStatus: 'offline',
+    dayKey: '',
+    availSecs: 0,
+    talkSecs: 0,
+    calls: 0,
+    lastTs: 0,
+    seq: 0,
+  };
+}
+
+export type AgentStateName = 'offline' | 'available' | 'break' | 'wrapup' | 'ringing' | 'oncall';
+
+/** The one state name an agent is shown with (on call wins over ringing, over wrap-up, over break). */
+export function agentStateName(a: AgentLive): AgentStateName {
+  if (!a.loggedIn) return 'offline';
+  if (a.callId) return 'oncall';
+  if (a.ringCall) return 'ringing';
+  if (a.wrapupAt !== null) return 'wrapup';
+  if (a.breakReason !== null) return 'break';
+  return 'available';
+}
+
+/** Available for avT/stA: logged in, no break, no wrap-up, not on a call (ringing still counts). */
+export function isAvailable(a: AgentLive): boolean {
+  return a.loggedIn && a.breakReason === null && a.wrapupAt === null && a.callId === null;
+}
+
+/** The stream's `agent` message body. */
+export function agentMessage(a: AgentLive) {
+  const state = agentStateName(a);
+  const since =
+    state === 'oncall' ? a.callAt : state === 'ringing' ? a.ringAt : state === 'wrapup' ? a.wrapupAt : state === 'break' ? a.breakAt : state === 'available' ? a.availSince : null;
+  return {
+    agentId: a.agentId,
+    state,
+    loggedIn: a.loggedIn,
+    loginType: a.loginType,
+    sipStatus: a.sipStatus,
+    breakReason: a.breakReason,
+    callId: a.callId,
+    ringingCallId: a.ringCall,
+    since,
+    seq: a.seq,
+  };
+}
+
+/** The stream's `call` message body (also the live call element of queue/count and queue/list). */
+export function callMessage(c: CallLive, ended?: { endedAt: number; outcome: string }) {
+  return {
+    callId: c.callId,
+    state: ended ? ('ended' as const) : c.state,
+    groupId: c.groupId,
+    did: c.did,
+    caller: c.caller,
+    campaignId: c.campaignId,
+    direction: c.direction,
+    agentId: c.agentId,
+    ringingAgentId: c.ringAgent,
+    onHold: c.onHold,
+    queuedAt: c.queuedAt,
+    answeredAt: c.answeredAt,
+    ...(ended ? { endedAt: ended.endedAt, outcome: ended.outcome } : {}),
+    seq: c.seq,
+  };
+}

@@ -1,0 +1,327 @@
+import type { CallOutcome } from '../calls/call-record.js';
+import type { Rejection, TelephonyEvent } from './event-types.js';
+import { localDay } from './local-day.js';
+import type { LateCorrections } from './late-events.js';
+import { isAvailable, newAgent, type AgentLive, type CallLive } from './live.types.js';
+
+export interface EndedCall {
+  call: CallLive;
+  endedAt: number;
+  outcome: CallOutcome;
+}
+
+export interface Takeover {
+  callId: string;
+  from: number | null;
+  to: number;
+  caller: string | null;
+  ts: number;
+  seq: number;
+}
+
+/**
+ * The call and agent state machines over one batch's working set (the rows
+ * the batch touches, loaded up front). Each event is checked against the
+ * state the previous ones left and either applied or rejected with nothing
+ * changed (checks all come before the first change). docs/events.md §1–2.
+ */
+export class LiveMachine {
+  readonly dirtyAgents = new Map<number, AgentLive>();
+  readonly dirtyCalls = new Map<string, CallLive>();
+  readonly ended: EndedCall[] = [];
+  readonly takeovers: Takeover[] = [];
+
+  constructor(
+    private readonly tz: string,
+    /** Non-deleted agents of the account among those the batch names (null: no live row yet). */
+    private readonly agents: Map<number, AgentLive | null>,
+    readonly calls: Map<string, CallLive>,
+    /** Calls already in the history (and those ended by this batch). */
+    private readonly endedIds: Set<string>,
+    private readonly groups: Set<number>,
+    /** Corrections of finished calls by late events (call.missed after call.ended). */
+    readonly late: LateCorrections,
+  ) {}
+
+  agent(id: number): AgentLive | undefined {
+    if (!this.agents.has(id)) return undefined;
+    let a = this.agents.get(id) ?? null;
+    if (!a) {
+      a = newAgent(id);
+      this.agents.set(id, a);
+    }
+    return a;
+  }
+
+  /** Applies `change` to the agent at time `t`, keeping the available-time and "today" counters right. */
+  mutateAgent(a: AgentLive, t: number, seq: number, change: (a: AgentLive) => void): void {
+    const day = localDay(t, this.tz);
+    if (a.dayKey !== day.key) {
+      a.dayKey = day.key;
+      a.availSecs = 0;
+      a.talkSecs = 0;
+      a.calls = 0;
+    }
+    const was = isAvailable(a);
+    change(a);
+    const now = isAvailable(a);
+    if (was && !now) {
+      a.availSecs += Math.max(0, t - Math.max(a.availSince ?? t, day.start));
+      a.availSince = null;
+    } else if (!was && now) {
+      a.availSince = t;
+    }
+    a.lastTs = Math.max(a.lastTs, t);
+    a.seq = seq;
+    this.dirtyAgents.set(a.agentId, a);
+  }
+
+  touchCall(c: CallLive, t: number, seq: number): void {
+    c.lastTs = Math.max(c.lastTs, t);
+    c.seq = seq;
+    this.dirtyCalls.set(c.callId, c);
+  }
+
+  private liveCall(callId: string): CallLive | Rejection {
+    const c = this.calls.get(callId);
+    if (c) return c;
+    if (this.endedIds.has(callId)) return [1012, `No data found: call ${callId} has ended`];
+    return [1012, `No data found: call ${callId} was never queued`];
+  }
+
+  apply(ev: TelephonyEvent, seq: number): Rejection | null {
+    return ev.type.startsWith('agent.') ? this.applyAgent(ev, seq) : this.applyCall(ev, seq);
+  }
+
+  private applyAgent(ev: TelephonyEvent, seq: number): Rejection | null {
+    const a = this.agent(ev.agentId!);
+    if (!a) return [1509, `Invalid agent id: agent ${ev.agentId}`];
+    const t = Math.max(ev.ts, a.lastTs);
+    const busy = a.callId !== null || a.ringCall !== null;
+    switch (ev.type) {
+      case 'agent.sip':
+        this.mutateAgent(a, t, seq, (x) => (x.sipStatus = ev.sipStatus!));
+        return null;
+      case 'agent.login':
+        if (a.loggedIn) return [1524, `Invalid action: agent ${a.agentId} is already logged in`];
+        this.mutateAgent(a, t, seq, (x) => {
+          x.loggedIn = true;
+          x.loginType = ev.loginType ?? 'Web';
+          x.loginAt = t;
+        });
+        return null;
+    }
+    if (!a.loggedIn) return [1043, `Agent is not logged in: agent ${a.agentId}`];
+    switch (ev.type) {
+      case 'agent.logout':
+        if (busy) return [1524, `Invalid action: agent ${a.agentId} is ringing or on a call`];
+        this.mutateAgent(a, t, seq, (x) => {
+          x.loggedIn = false;
+          x.loginType = null;
+          x.loginAt = null;
+          x.breakReason = null;
+          x.breakAt = null;
+          x.wrapupAt = null;
+        });
+        return null;
+      case 'agent.break.start':
+        if (a.breakReason !== null) return [1524, `Invalid action: agent ${a.agentId} is already on break`];
+        if (busy) return [1524, `Invalid action: agent ${a.agentId} is ringing or on a call`];
+        this.mutateAgent(a, t, seq, (x) => {
+          x.breakReason = ev.reason ?? '';
+          x.breakAt = t;
+        });
+        return null;
+      case 'agent.break.end':
+        if (a.breakReason === null) return [1524, `Invalid action: agent ${a.agentId} is not on break`];
+        this.mutateAgent(a, t, seq, (x) => {
+          x.breakReason = null;
+          x.breakAt = null;
+        });
+        return null;
+      case 'agent.wrapup.start':
+        if (a.wrapupAt !== null) return [1524, `Invalid action: agent ${a.agentId} is already in wrap-up`];
+        if (busy) return [1524, `Invalid action: agent ${a.agentId} is ringing or on a call`];
+        this.mutateAgent(a, t, seq, (x) => (x.wrapupAt = t));
+        return null;
+      case 'agent.wrapup.end':
+        if (a.wrapupAt === null) return [1524, `Invalid action: agent ${a.agentId} is not in wrap-up`];
+        this.mutateAgent(a, t, seq, (x) => (x.wrapupAt = null));
+        return null;
+      default:
+        return [1001, `Invalid data type or value: type ${ev.type}`];
+    }
+  }
+
+  private applyCall(ev: TelephonyEvent, seq: number): Rejection | null {
+    const callId = ev.callId!;
+    if (ev.type === 'call.queued') {
+      if (this.calls.has(callId) || this.endedIds.has(callId)) return [1524, `Invalid action: call ${callId} already exists`];
+      if (ev.groupId !== undefined && !this.groups.has(ev.groupId)) return [1006, `Group id does not exist: ${ev.groupId}`];
+      const c: CallLive = {
+        callId,
+        state: 'queued',
+        queuedAt: ev.ts,
+        groupId: ev.groupId ?? null,
+        did: ev.did ?? null,
+        caller: ev.caller ?? null,
+        campaignId: ev.campaignId ?? null,
+        direction: ev.direction ?? 'inbound',
+        retryOf: ev.retryOf ?? null,
+        ringAgent: null,
+        ringAt: null,
+        agentId: null,
+        answeredAt: null,
+        agentSince: null,
+        onHold: false,
+        holdAt: null,
+        holdSecs: 0,
+        hits: [],
+        lastTs: ev.ts,
+        seq,
+      };
+      this.calls.set(callId, c);
+      this.touchCall(c, ev.ts, seq);
+      return null;
+    }
+    if (ev.type === 'call.missed' && !this.calls.has(callId) && this.endedIds.has(callId)) {
+      return this.late.missed(ev, this.ended.find((e) => e.call.callId === callId));
+    }
+    const found = this.liveCall(callId);
+    if (Array.isArray(found)) return found;
+    const c = found;
+    switch (ev.type) {
+      case 'call.ringing':
+        return this.ringing(c, ev, seq);
+      case 'call.missed': {
+        if (c.state !== 'ringing' || (ev.agentId !== undefined && ev.agentId !== c.ringAgent)) {
+          return [1524, `Invalid action: call ${callId} is not ringing agent ${ev.agentId ?? ''}`.trim()];
+        }
+        const a = this.agent(c.ringAgent!);
+        const t = Math.max(ev.ts, c.lastTs, a?.lastTs ?? 0);
+        this.closeRing(c, t, seq, false);
+        c.state = 'queued';
+        this.touchCall(c, t, seq);
+        return null;
+      }
+      case 'call.answered': {
+        const a = this.agent(ev.agentId!);
+        if (!a) return [1509, `Invalid agent id: agent ${ev.agentId}`];
+        if (!a.loggedIn) return [1043, `Agent is not logged in: agent ${a.agentId}`];
+        if (c.state !== 'ringing' || c.ringAgent !== a.agentId) return [1524, `Invalid action: call ${callId} is not ringing agent ${a.agentId}`];
+        const t = Math.max(ev.ts, c.lastTs, a.lastTs);
+        this.closeRing(c, t, seq, true);
+        this.connect(c, a, t, seq);
+        return null;
+      }
+      case 'call.hold':
+        if (c.state !== 'connected' || c.onHold) return [1524, `Invalid action: call ${callId} is not connected or already on hold`];
+        c.onHold = true;
+        c.holdAt = Math.max(ev.ts, c.lastTs);
+        this.touchCall(c, c.holdAt, seq);
+        return null;
+      case 'call.unhold': {
+        if (!c.onHold) return [1524, `Invalid action: call ${callId} is not on hold`];
+        const t = Math.max(ev.ts, c.lastTs);
+        c.holdSecs += t - (c.holdAt ?? t);
+        c.onHold = false;
+        c.holdAt = null;
+        this.touchCall(c, t, seq);
+        return null;
+      }
+      case 'call.ended':
+        return this.end(c, ev, seq);
+      default:
+        return [1001, `Invalid data type or value: type ${ev.type}`];
+    }
+  }
+
+  private ringing(c: CallLive, ev: TelephonyEvent, seq: number): Rejection | null {
+    const a = this.agent(ev.agentId!);
+    if (!a) return [1509, `Invalid agent id: agent ${ev.agentId}`];
+    if (!a.loggedIn) return [1043, `Agent is not logged in: agent ${a.agentId}`];
+    if (c.state !== 'queued') return [1524, `Invalid action: call ${c.callId} is already ${c.state}`];
+    if (a.breakReason !== null) return [1524, `Invalid action: agent ${a.agentId} is on break`];
+    if (a.wrapupAt !== null) return [1524, `Invalid action: agent ${a.agentId} is in wrap-up`];
+    if (a.ringCall !== null || a.callId !== null) return [1524, `Invalid action: agent ${a.agentId} is ringing or on another call`];
+    const t = Math.max(ev.ts, c.lastTs, a.lastTs);
+    c.state = 'ringing';
+    c.ringAgent = a.agentId;
+    c.ringAt = t;
+    c.hits.push([a.agentId, t, null, 0]);
+    this.touchCall(c, t, seq);
+    this.mutateAgent(a, t, seq, (x) => {
+      x.ringCall = c.callId;
+      x.ringAt = t;
+    });
+    return null;
+  }
+
+  /** Ends the open offer of a ringing call (answered or not) and frees the ringing agent. */
+  closeRing(c: CallLive, t: number, seq: number, answered: boolean): void {
+    if (c.state !== 'ringing' || c.ringAgent === null) return;
+    const hit = c.hits[c.hits.length - 1];
+    if (hit && hit[2] === null) {
+      hit[2] = Math.max(0, t - hit[1]);
+      hit[3] = answered ? 1 : 0;
+    }
+    const a = this.agent(c.ringAgent);
+    if (a && a.ringCall === c.callId) {
+      this.mutateAgent(a, t, seq, (x) => {
+        x.ringCall = null;
+        x.ringAt = null;
+      });
+    }
+    c.ringAgent = null;
+    c.ringAt = null;
+  }
+
+  connect(c: CallLive, a: AgentLive, t: number, seq: number): void {
+    c.state = 'connected';
+    c.agentId = a.agentId;
+    c.answeredAt ??= t;
+    c.agentSince = t;
+    this.touchCall(c, t, seq);
+    this.mutateAgent(a, t, seq, (x) => {
+      x.callId = c.callId;
+      x.callAt = t;
+      x.calls += 1;
+    });
+  }
+
+  /** The connected agent leaves the call: its talk time counts to the day it ends. */
+  release(c: CallLive, t: number, seq: number, wrapup: boolean): number | null {
+    if (c.agentId === null) return null;
+    const prev = c.agentId;
+    const a = this.agent(prev);
+    if (a && a.callId === c.callId) {
+      this.mutateAgent(a, t, seq, (x) => {
+        x.talkSecs += Math.max(0, t - (x.callAt ?? t));
+        x.callId = null;
+        x.callAt = null;
+        if (wrapup && x.loggedIn) x.wrapupAt = t;
+      });
+    }
+    return prev;
+  }
+
+  private end(c: CallLive, ev: TelephonyEvent, seq: number): Rejection | null {
+    if (ev.reason === 'completed' && c.answeredAt === null) return [1524, `Invalid action: call ${c.callId} was never answered, it cannot complete`];
+    const t = Math.max(ev.ts, c.lastTs, c.agentId !== null ? (this.agent(c.agentId)?.lastTs ?? 0) : 0);
+    this.closeRing(c, t, seq, false);
+    if (c.onHold) {
+      c.holdSecs += t - (c.holdAt ?? t);
+      c.onHold = false;
+      c.holdAt = null;
+    }
+    this.release(c, t, seq, false);
+    c.lastTs = t;
+    c.seq = seq;
+    this.calls.delete(c.callId);
+    this.dirtyCalls.delete(c.callId);
+    this.endedIds.add(c.callId);
+    const outcome = (ev.reason as CallOutcome | undefined) ?? (c.answeredAt !== null ? 'completed' : 'abandoned');
+    this.ended.push({ call: c, endedAt: t, outcome });
+    return null;
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * A short-lived cache of computed live views (Agent/live, queue/count). An
+ * entry is served only while the account's event sequence is unchanged (read
+ * from the database on every request, so an applied event — on any node — is
+ * visible to the next request) and within the same clock second (the views
+ * show whole-second durations). Callers may fold more into `seq` (Agent/live
+ * adds the agent and group-mapping counts and the default group, so a new,
+ * deleted or re-mapped agent shows at once); an agent renamed shows within
+ * the second.
+ */
+export class ViewCache<T> {
+  private readonly entries = new Map<string, { seq: number | string; second: number; value: T }>();
+
+  constructor(private readonly max = 2000) {}
+
+  get(key: string, seq: number | string, second: number): T | undefined {
+    const e = this.entries.get(key);
+    return e && e.seq === seq && e.second === second ? e.value : undefined;
+  }
+
+  set(key: string, seq: number | string, second: number, value: T): void {
+    if (this.entries.size >= this.max) this.entries.clear();
+    this.entries.set(key, { seq, second, value });
+  }
+}
+
+/**
+ * A cached view also carries its whole success envelope as JSON under this
+ * symbol; the app's serializer (app.ts) sends that string as it is instead of
+ * serialising tens of kilobytes again on every request. Object spread (the
+ * envelope is built with one) copies symbol-keyed properties; JSON.stringify
+ * and the schema checks ignore them.
+ */
+export const PRESERIALIZED = Symbol.for('callcenter.preserialized-json');
+
+export function withPreserialized<T extends object>(fields: T): T {
+  (fields as Record<symbol, string>)[PRESERIALIZED] = JSON.stringify({ status: 'success', code: 200, ...fields });
+  return fields;
+}

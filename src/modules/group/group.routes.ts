@@ -1,0 +1,76 @@
+import type { AppContext } from '../../context.js';
+import { defineOperation } from '../../http/operation.js';
+import { toId } from '../agent/ids.js';
+import {
+  CreateGroupBody,
+  DeleteGroupBody,
+  GroupIdResponse,
+  ListGroupsBody,
+  ListGroupsResponse,
+  MessageResponse,
+  UpdateGroupBody,
+} from './group.schemas.js';
+import { GroupService } from './group.service.js';
+
+export function groupOperations(ctx: AppContext) {
+  const groups = new GroupService(ctx.db, ctx.clock);
+  return [
+    defineOperation({
+      module: 'group',
+      name: 'create',
+      summary: 'Create a group (explicit groupId allowed, e.g. 55)',
+      permission: 'group.manage',
+      errorModule: 'agent',
+      body: CreateGroupBody,
+      response: GroupIdResponse,
+      errors: [1000, 1014, 1015, 1047, 1505],
+      async handler({ principal, body }) {
+        const groupId = await groups.create(principal.accountId, {
+          groupId: body.groupId === undefined ? undefined : toId(body.groupId),
+          name: body.name.trim(),
+        });
+        return { message: 'Group created', data: { groupId } };
+      },
+    }),
+    defineOperation({
+      module: 'group',
+      name: 'update',
+      summary: "Rename a group",
+      permission: 'group.manage',
+      errorModule: 'agent',
+      body: UpdateGroupBody,
+      response: MessageResponse,
+      errors: [1000, 1006, 1014, 1015, 1047],
+      async handler({ principal, body }) {
+        await groups.rename(principal.accountId, toId(body.groupId), body.name.trim());
+        return { message: 'Group updated' };
+      },
+    }),
+    defineOperation({
+      module: 'group',
+      name: 'delete',
+      summary: 'Delete a group and every agent mapping to it',
+      permission: 'group.manage',
+      errorModule: 'agent',
+      body: DeleteGroupBody,
+      response: MessageResponse,
+      errors: [1000, 1006, 1014, 1015, 1047],
+      async handler({ principal, body }) {
+        await groups.remove(principal.accountId, toId(body.groupId));
+        return { message: 'Group deleted' };
+      },
+    }),
+    defineOperation({
+      module: 'group',
+      name: 'list',
+      summary: "The account's groups with their agent counts",
+      permission: 'agent.view',
+      body: ListGroupsBody,
+      response: ListGroupsResponse,
+      errors: [1014, 1015, 1047],
+      async handler({ principal }) {
+        return { data: await groups.list(principal.accountId) };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,38 @@
+import type { AppContext } from '../../context.js';
+import { defineOperation } from '../../http/operation.js';
+import { toId } from '../agent/ids.js';
+import { DidService } from '../did/did.service.js';
+import { DirectoryService } from '../directory/directory.service.js';
+import { LiveStateService } from '../events/live-state.service.js';
+import { GroupService } from '../group/group.service.js';
+import { DecideBody, DecideResponse } from './routing.schemas.js';
+import { RoutingService } from './routing.service.js';
+
+export function routingOperations(ctx: AppContext) {
+  const routing = new RoutingService(new DirectoryService(ctx.db, ctx.clock), new LiveStateService(ctx.db), new DidService(ctx.db, ctx.clock), new GroupService(ctx.db, ctx.clock));
+  return [
+    defineOperation({
+      module: 'route',
+      name: 'decide',
+      summary: 'Ask before routing a call: blocked?, DNC status, sticky agent available now',
+      description:
+        'The switch asks this for every inbound call. `blocked` with `reason` "contact" (the contact record is blacklisted: every DID) ' +
+        'or "did" (the per-DID blacklist of this DID); `dnc` the current DNC status; `stickyAgentId` the most specific active sticky ' +
+        'assignment (cli_group, then cli, then all) whose agent is logged in and not on break, omitted when none or when blocked; ' +
+        '`contact` the normalised caller when it has a directory entry.',
+      principals: ['client', 'switch'],
+      errorModule: 'agent',
+      body: DecideBody,
+      response: DecideResponse,
+      errors: [1000, 1005, 1006, 1014, 1015, 1047, 1516],
+      async handler({ principal, body }) {
+        const data = await routing.decide(principal.accountId, {
+          caller: body.caller,
+          did: body.did,
+          groupId: body.groupId === undefined ? undefined : toId(body.groupId),
+        });
+        return { data };
+      },
+    }),
+  ];
+}

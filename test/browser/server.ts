@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ADMIN = { username: 'wallboard-admin', password: 'wallboard-password' };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  baseUrl: string;
+  output(): string;
+  /** SIGTERM and wait for the exit; the data directory stays (for restart). */
+  halt(): Promise<void>;
+  /** Start again on the same port and data directory. */
+  restart(): Promise<void>;
+  /** halt() and remove the data directory. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The real server as a user starts it (`node bin/callcenter.js serve`) on a
+ * free port and a fresh embedded database in a temporary DATA_DIR.
+ */
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'cc-browser-'));
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    CALLCENTER_ADMIN_USERNAME: ADMIN.username,
+    CALLCENTER_ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
+  };
+  delete env.DATABASE_URL;
+  delete env.CALLCENTER_DEMO;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let out = '';
+  let child: ChildProcess;
+  const launch = async () => {
+    child = spawn(process.execPath, ['bin/callcenter.js', 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
+      try {
+        const res = await fetch(`${baseUrl}/healthz`);
+        if (res.status === 200) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`server did not start within 30 s:\n${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const halt = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (child.exitCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  };
+  await launch();
+  return {
+    baseUrl,
+    output: () => out,
+    halt,
+    restart: launch,
+    async stop() {
+      await halt();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,193 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createClient, type CallCenterClient } from '../../client/index.js';
+import { ADMIN, startServer, type RunningServer } from './server.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) {
+  console.warn(`[browser tests] SKIPPED: ${CHROMIUM} is missing. Install it with "apt-get install -y chromium" (CI does).`);
+}
+
+type Ev = Record<string, unknown>;
+/** The board reacts within ~200 ms; generous for a loaded CI machine. */
+const until = { timeout: 15_000, interval: 100 };
+
+/**
+ * End to end in headless Chromium: the real server process, the wallboard
+ * page, a scripted event sequence posted to events/ingest appearing on the
+ * board through the stream (no reload), a takeover from the board, and the
+ * screenshot the README shows (docs/wallboard.png).
+ */
+describe.skipIf(!hasChromium)('wallboard in a browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let api: CallCenterClient;
+  const agents: Record<string, number> = {};
+  let seq = 0;
+  const now = () => Date.now() / 1000;
+  const ev = (type: string, fields: Ev): Ev => ({ eventId: `e${++seq}`, type, ts: now(), ...fields });
+
+  const ingest = async (events: Ev[]) => {
+    const res = await api.call('events/ingest', { events: events as Array<{ eventId: string; type: string; ts: number }> });
+    expect(res.data.errors, JSON.stringify(res.data.errors)).toEqual([]);
+    expect(res.data.accepted).toBe(events.length);
+  };
+  const tile = (name: string) => page.locator(`.agent[data-agent-id="${agents[name]}"]`);
+  const counter = (name: string) => page.locator(`[data-counter="${name}"]`);
+
+  beforeAll(async () => {
+    server = await startServer();
+    api = createClient({ baseUrl: server.baseUrl });
+    await api.login(ADMIN.username, ADMIN.password);
+    await api.call('group/create', { groupId: 55, name: 'Support' });
+    await api.call('group/create', { groupId: 56, name: 'Sales' });
+    const role = await api.call('role/create', { name: 'Supervisor', permissions: ['agent.view', 'agent.live', 'queue.view', 'queue.takeover'] });
+    const people: Array<[string, number]> = [['Asha Rao', 55], ['Ben Okafor', 55], ['Chen Wei', 55], ['Dana Cruz', 55], ['Eli Novak', 55], ['Farah Haddad', 55], ['Gus Lind', 56]];
+    for (const [i, [name, group]] of people.entries()) {
+      const made = await api.call('Agent/create', {
+        name,
+        email: `agent${i}@example.test`,
+        password: 'agent-password',
+        phone: `9198000000${i}`,
+        call_pass: `1234567${i}`,
+        dest_type: 'MOBILE',
+        dest_value: `9198000000${i}`,
+        role: role.data.roleId,
+        group: { [String(group)]: { receive_call: 'Y' } },
+      });
+      agents[name.split(' ')[0]!] = made.data.agentId;
+    }
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('signs in through the form (a wrong password is refused with a message)', async () => {
+    await page.goto(`${server.baseUrl}/wallboard`);
+    await page.getByLabel('Username or agent e-mail').fill(ADMIN.username);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.locator('#login-error').textContent(), until).toContain('Wrong username or password');
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.keyboard.press('Enter');
+    await page.locator('#board-view').waitFor({ state: 'visible' });
+    await expect.poll(() => page.locator('#conn').getAttribute('data-state'), until).toBe('live');
+    await expect.poll(() => tile('Asha').getAttribute('data-state'), until).toBe('offline');
+    // The session id lives in sessionStorage only.
+    expect(await page.evaluate(() => Object.keys(localStorage).length)).toBe(0);
+    expect(await page.evaluate(() => Object.keys(sessionStorage).some((k) => k.includes('session')))).toBe(true);
+  });
+
+  it('shows a scripted event sequence as it is ingested, without reloading the page', async () => {
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    const a = agents;
+    await ingest(['Asha', 'Ben', 'Chen', 'Dana', 'Eli', 'Farah', 'Gus'].map((n) => ev('agent.login', { agentId: a[n], loginType: 'Web' })));
+    await expect.poll(() => tile('Asha').getAttribute('data-state'), until).toBe('available');
+
+    await ingest([
+      ev('agent.break.start', { agentId: a.Dana, reason: 'Lunch' }),
+      ev('agent.wrapup.start', { agentId: a.Eli }),
+      ev('call.queued', { callId: 'c0', groupId: 55, caller: '919811100000' }),
+      ev('call.ended', { callId: 'c0', reason: 'abandoned' }),
+      ev('call.queued', { callId: 'c1', groupId: 55, caller: '919811100001' }),
+      ev('call.ringing', { callId: 'c1', agentId: a.Asha }),
+      ev('call.answered', { callId: 'c1', agentId: a.Asha }),
+      ev('call.queued', { callId: 'c2', groupId: 55, caller: '919811100002' }),
+      ev('call.ringing', { callId: 'c2', agentId: a.Ben }),
+      ev('call.queued', { callId: 'c3', groupId: 55, caller: '919811100003' }),
+      ev('call.queued', { callId: 'c5', groupId: 55, caller: '919811100005' }),
+      ev('call.ringing', { callId: 'c5', agentId: a.Farah }),
+      ev('call.answered', { callId: 'c5', agentId: a.Farah }),
+      ev('call.ended', { callId: 'c5', reason: 'completed' }),
+    ]);
+    await expect.poll(() => tile('Asha').getAttribute('data-state'), until).toBe('oncall');
+    await expect.poll(() => tile('Ben').getAttribute('data-state'), until).toBe('ringing');
+    await expect.poll(() => tile('Dana').getAttribute('data-state'), until).toBe('break');
+    await expect.poll(() => tile('Eli').getAttribute('data-state'), until).toBe('wrapup');
+    await expect.poll(() => tile('Dana').textContent(), until).toContain('Lunch');
+    await expect.poll(() => tile('Asha').textContent(), until).toContain('919811100001');
+    await expect.poll(() => tile('Farah').locator('.stats').textContent(), until).toContain('Today: 1 call');
+    await expect.poll(() => counter('waiting').textContent(), until).toBe('1');
+    await expect.poll(() => counter('abandoned').textContent(), until).toBe('1');
+    await expect.poll(() => page.locator('#group-table tbody').textContent(), until).toContain('Support');
+    expect(await page.locator('#chart rect').count()).toBeGreaterThan(0);
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+  });
+
+  it('takes over a live call from the board, keyboard only', async () => {
+    const takeOver = tile('Asha').getByRole('button', { name: 'Take over the call of Asha Rao' });
+    await takeOver.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.locator('#takeover-dialog');
+    await dialog.waitFor({ state: 'visible' });
+    await page.getByLabel('Agent who takes the call').selectOption(String(agents.Chen));
+    await page.getByRole('button', { name: 'Take over', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => tile('Chen').getAttribute('data-state'), until).toBe('oncall');
+    await expect.poll(() => tile('Asha').getAttribute('data-state'), until).toBe('wrapup');
+    await expect.poll(() => page.locator('#toast').textContent(), until).toMatch(/Chen Wei|taken over|moved/);
+    await expect.poll(() => tile('Chen').textContent(), until).toContain('919811100001');
+  });
+
+  it('reconnects by itself after a server restart and shows what happened meanwhile', async () => {
+    await server.halt();
+    await expect.poll(() => page.locator('#conn').getAttribute('data-state'), until).not.toBe('live');
+    await server.restart();
+    await ingest([ev('agent.break.start', { agentId: agents.Farah, reason: 'Training' })]);
+    await expect.poll(() => page.locator('#conn').getAttribute('data-state'), { ...until, timeout: 30_000 }).toBe('live');
+    await expect.poll(() => tile('Farah').getAttribute('data-state'), until).toBe('break');
+    await expect.poll(() => tile('Farah').textContent(), until).toContain('Training');
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+  });
+
+  it('moves focus with the keyboard shortcuts and filters by group', async () => {
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('g');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('group-select');
+    await page.selectOption('#group-select', '56');
+    await expect.poll(() => page.locator('.agent').count(), until).toBe(1);
+    await expect.poll(() => tile('Gus').count(), until).toBe(1);
+    await page.selectOption('#group-select', '55');
+    await expect.poll(() => page.locator('.agent').count(), until).toBe(6);
+  });
+
+  it('saves the screenshot the README shows', async () => {
+    mkdirSync('docs', { recursive: true });
+    await page.selectOption('#group-select', '');
+    await expect.poll(() => page.locator('.agent').count(), until).toBe(7);
+    await page.keyboard.press('Escape');
+    await page.locator('#toast').evaluate((t) => ((t as HTMLElement).hidden = true));
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.screenshot({ path: 'docs/wallboard.png', fullPage: true });
+    expect(existsSync('docs/wallboard.png')).toBe(true);
+  });
+
+  it('signs out: back to the form, the session ended on the server and gone from the tab', async () => {
+    const ssid = await page.evaluate(() => JSON.parse(sessionStorage.getItem('callcenter.wallboard.session') ?? '{}').ssid as string);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.locator('#login-view').waitFor({ state: 'visible' });
+    expect(await page.evaluate(() => sessionStorage.getItem('callcenter.wallboard.session'))).toBeNull();
+    const stale = createClient({ baseUrl: server.baseUrl, credentials: { ssid } });
+    await expect(stale.call('queue/count', {})).rejects.toMatchObject({ code: 1014 });
+  });
+
+  it('lets an agent with a supervisor role sign in by e-mail', async () => {
+    await page.getByLabel('Username or agent e-mail').fill('agent6@example.test');
+    await page.getByLabel('Password').fill('agent-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('#board-view').waitFor({ state: 'visible' });
+    await expect.poll(() => page.locator('#conn').getAttribute('data-state'), until).toBe('live');
+    await expect.poll(() => tile('Chen').getAttribute('data-state'), until).toBe('oncall');
+    await expect.poll(() => counter('waiting').textContent(), until).toBe('1');
+  });
+});

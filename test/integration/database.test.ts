@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config/config.js';
+import { tryLock, unlock, withLocks } from '../../src/db/locks.js';
+import { loadMigrations, migrate } from '../../src/db/migrate.js';
+import { PostgresDatabase } from '../../src/db/postgres.js';
+import { tenant } from '../../src/db/tenant.js';
+import { runCli } from '../helpers/cli.js';
+import { freshDatabase, testDialects } from '../helpers/databases.js';
+
+for (const dialect of testDialects()) {
+  describe(`database layer [${dialect}]`, () => {
+    it('applies each migration once when several processes migrate at the same moment', async () => {
+      const t = await freshDatabase(dialect);
+      try {
+        const runs = await Promise.all([1, 2, 3].map(() => runCli(['migrate'], t.env)));
+        for (const r of runs) expect(r.code, r.output).toBe(0);
+        const all = (await loadMigrations()).map((m) => m.id).sort();
+        const reported = runs.flatMap((r) => r.output.match(/applied: (.*)/)?.[1]?.split(', ') ?? []);
+        expect(reported.sort()).toEqual(all);
+        const rows = await t.db.all<{ id: string }>('SELECT id FROM schema_migrations');
+        expect(rows.map((r) => r.id).sort()).toEqual(all);
+        expect(await migrate(t.db)).toEqual([]);
+      } finally {
+        await t.db.close();
+        await t.drop();
+      }
+    });
+
+    it('scopes tenant queries and refuses a statement without account_id = $1', async () => {
+      const t = await freshDatabase(dialect);
+      try {
+        await migrate(t.db);
+        for (const [account, id] of [[1, 7], [2, 7]]) {
+          await tenant(t.db, account!).run('INSERT INTO groups (account_id, group_id, name, created_at) VALUES ($1, $2, $3, 0)', [id, `g${account}`]);
+        }
+        const mine = await tenant(t.db, 1).all<{ name: string }>('SELECT name FROM groups WHERE account_id = $1', []);
+        expect(mine).toEqual([{ name: 'g1' }]);
+        expect(() => tenant(t.db, 1).all('SELECT name FROM groups')).toThrow(/account_id/);
+      } finally {
+        await t.db.close();
+        await t.drop();
+      }
+    });
+
+    it('locks hold across connections, release, and expire when their holder died', async () => {
+      const t = await freshDatabase(dialect);
+      const other = t.connect();
+      try {
+        await migrate(t.db);
+        const owner = await tryLock(t.db, 'agent:1', 10_000);
+        expect(owner).not.toBeNull();
+        expect(await tryLock(other, 'agent:1', 10_000)).toBeNull();
+        await unlock(t.db, 'agent:1', owner!);
+        expect(await tryLock(other, 'agent:1', 10_000)).not.toBeNull();
+        // Held, but expired: a later taker gets it.
+        expect(await tryLock(t.db, 'agent:1', 10_000, Date.now() + 20_000)).not.toBeNull();
+        const blocked = await withLocks(other, ['agent:2', 'agent:1'], 10_000, async () => 'ran');
+        expect(blocked).toBeNull();
+        const free = await withLocks(other, ['agent:3'], 10_000, async () => 'ran');
+        expect(free).toEqual({ value: 'ran' });
+        expect(await tryLock(t.db, 'agent:3', 10_000)).not.toBeNull();
+      } finally {
+        await other.close();
+        await t.db.close();
+        await t.drop();
+      }
+    });
+
+    it('rolls a failed transaction back', async () => {
+      const t = await freshDatabase(dialect);
+      try {
+        await migrate(t.db);
+        await expect(
+          t.db.transaction(async (tx) => {
+            await tx.run('INSERT INTO locks (lock_key, owner, expires_at) VALUES ($1, $2, $3)', ['k', 'o', 1]);
+            throw new Error('boom');
+          }),
+        ).rejects.toThrow('boom');
+        expect(await t.db.get('SELECT * FROM locks WHERE lock_key = $1', ['k'])).toBeUndefined();
+      } finally {
+        await t.db.close();
+        await t.drop();
+      }
+    });
+  });
+}
+
+describe('an unreachable database', () => {
+  it('answers 503 with code 1010 and /healthz 503, without internals', async () => {
+    const db = new PostgresDatabase('postgres://postgres@127.0.0.1:1/none', 1);
+    const { app } = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db });
+    try {
+      const res = await app.inject({ method: 'POST', url: '/api/v2/auth/login', payload: { username: 'a', password: 'b' } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ status: 'error', code: 1010, message: 'Database connection error' });
+      const health = await app.inject({ method: 'GET', url: '/healthz' });
+      expect(health.statusCode).toBe(503);
+    } finally {
+      await app.close();
+      await db.close();
+    }
+  });
+
+  it('answers /healthz 503 until migrations ran', async () => {
+    const t = await freshDatabase('sqlite');
+    let ready = false;
+    const { app } = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db: t.db, ready: () => ready });
+    try {
+      expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(503);
+      await migrate(t.db);
+      ready = true;
+      expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      await t.db.close();
+      await t.drop();
+    }
+  });
+});
+

@@ -1,0 +1,224 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
+import { afterAll, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { registerStream } from '../../src/modules/events/stream.js';
+import { createAgent, createGroup, createRole } from '../helpers/admin.js';
+import { createTenant, login } from '../helpers/factories.js';
+import { forEachDatabase, type Harness } from '../helpers/harness.js';
+import { ev, ingestOk } from './events.fixtures.js';
+
+interface Msg {
+  id?: string;
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** An open SSE connection; `next` waits (bounded) for a message matching the predicate. */
+interface Reader {
+  messages: Msg[];
+  raw: () => string;
+  next(pred: (m: Msg) => boolean, timeoutMs?: number): Promise<Msg>;
+  close(): void;
+}
+
+const readers: Reader[] = [];
+afterAll(() => readers.forEach((r) => r.close()));
+
+async function baseUrl(h: Harness): Promise<string> {
+  if (!h.app.server.listening) await h.app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+}
+
+function open(url: string, headers: Record<string, string> = {}): Promise<Reader> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers }, (res) => {
+      let buf = '';
+      const messages: Msg[] = [];
+      const waiters: Array<() => void> = [];
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buf += chunk;
+        let i: number;
+        while ((i = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const m: Partial<Msg> = {};
+          for (const line of block.split('\n')) {
+            if (line.startsWith('id: ')) m.id = line.slice(4);
+            else if (line.startsWith('event: ')) m.event = line.slice(7);
+            else if (line.startsWith('data: ')) m.data = JSON.parse(line.slice(6)) as Record<string, unknown>;
+          }
+          if (m.event) messages.push(m as Msg);
+        }
+        waiters.splice(0).forEach((w) => w());
+      });
+      let all = '';
+      res.on('data', (c: string) => (all += c));
+      const reader: Reader = {
+        messages,
+        raw: () => all,
+        next: (pred, timeoutMs = 3000) =>
+          new Promise((ok, fail) => {
+            const deadline = setTimeout(() => fail(new Error(`no matching message; got ${JSON.stringify(messages.map((x) => x.event))}`)), timeoutMs);
+            const check = () => {
+              const found = messages.find(pred);
+              if (found) {
+                clearTimeout(deadline);
+                ok(found);
+              } else waiters.push(check);
+            };
+            check();
+          }),
+        close: () => req.destroy(),
+      };
+      readers.push(reader);
+      resolve(Object.assign(reader, { status: res.statusCode }));
+    });
+    req.on('error', reject);
+  });
+}
+
+function getJson(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        let s = '';
+        res.on('data', (c) => (s += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(s) as Record<string, unknown> }));
+      })
+      .on('error', reject);
+  });
+}
+
+forEachDatabase('GET /api/v2/stream', (use) => {
+  it('refuses bad credentials with HTTP 401 / 1014, and agents without agent.live or queue.view with 403 / 1015', async () => {
+    const h = use();
+    const base = await baseUrl(h);
+    for (const path of ['/api/v2/stream', '/api/v2/stream?ssid=nope', '/api/v2/stream?userId=1&token=nope']) {
+      const res = await getJson(base + path);
+      expect(res.status, path).toBe(401);
+      expect(res.body).toEqual({ status: 'error', code: 1014, message: 'Invalid token' });
+    }
+    expect((await getJson(`${base}/api/v2/stream`, { authorization: 'Bearer nope' })).status).toBe(401);
+    const t = await createTenant(h);
+    const role = await createRole(h, t, { permissions: ['agent.view'] });
+    const a = await createAgent(h, t, { role });
+    const s = await login(h, a.email, a.password);
+    const res = await getJson(`${base}/api/v2/stream?ssid=${s.ssid}`);
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe(1015);
+  });
+
+  it('pushes agent and call changes of its own account only, with ids to resume from', async () => {
+    const h = use();
+    const base = await baseUrl(h);
+    const t = await createTenant(h);
+    const other = await createTenant(h);
+    const g = await createGroup(h, t);
+    const a = (await createAgent(h, t, { group: g })).agentId;
+    const b = (await createAgent(h, other)).agentId;
+    const r = await open(`${base}/api/v2/stream`, { authorization: `Bearer ${t.ssid}` });
+    const ready = await r.next((m) => m.event === 'ready');
+    expect(ready.data).toEqual({ lstSync: 0 });
+    await ingestOk(h, other.ssid, [ev(h, 'agent.login', { agentId: b })]);
+    await ingestOk(h, t.ssid, [ev(h, 'agent.login', { agentId: a, loginType: 'SIP' })]);
+    const login1 = await r.next((m) => m.event === 'agent');
+    expect(login1).toMatchObject({ id: '1', data: { agentId: a, state: 'available', loginType: 'SIP', seq: 1 } });
+    await ingestOk(h, t.ssid, [ev(h, 'call.queued', { callId: 's1', groupId: g }), ev(h, 'call.ringing', { callId: 's1', agentId: a })]);
+    const ringing = await r.next((m) => m.event === 'call' && m.data.state === 'ringing');
+    expect(ringing.data).toMatchObject({ callId: 's1', ringingAgentId: a, groupId: g });
+    await r.next((m) => m.event === 'agent' && m.data.state === 'ringing');
+    await ingestOk(h, t.ssid, [ev(h, 'call.ended', { callId: 's1', reason: 'abandoned' })]);
+    const ended = await r.next((m) => m.event === 'call' && m.data.state === 'ended');
+    expect(ended.data).toMatchObject({ callId: 's1', outcome: 'abandoned' });
+    expect(r.messages.some((m) => m.data.agentId === b)).toBe(false);
+    // Resume: a new connection with Last-Event-ID 1 gets the groups after sequence 1 again.
+    const again = await open(`${base}/api/v2/stream?ssid=${t.ssid}`, { 'last-event-id': '1' });
+    await again.next((m) => m.event === 'call' && m.data.state === 'ended');
+    expect(again.messages.filter((m) => m.id).map((m) => m.id)).toEqual(['3', '4']);
+    const q = await open(`${base}/api/v2/stream?ssid=${t.ssid}&lastEventId=3`);
+    await q.next((m) => m.event === 'call' && m.data.state === 'ended');
+    expect(q.messages.filter((m) => m.id).map((m) => m.id)).toEqual(['4']);
+  });
+
+  it('publishes call.takeover commands and serves switch tokens', async () => {
+    const h = use();
+    const base = await baseUrl(h);
+    const t = await createTenant(h);
+    const a1 = (await createAgent(h, t)).agentId;
+    const sup = (await createAgent(h, t)).agentId;
+    const sw = await h.post<{ token: string; userId: string }>('/api/v2/auth/token', { ssid: t.ssid, kind: 'switch' });
+    const r = await open(`${base}/api/v2/stream?userId=${sw.body.userId}&token=${sw.body.token}`);
+    await r.next((m) => m.event === 'ready');
+    await ingestOk(h, t.ssid, [
+      ev(h, 'agent.login', { agentId: a1 }),
+      ev(h, 'agent.login', { agentId: sup }),
+      ev(h, 'call.queued', { callId: 'tk', caller: '919800000055' }),
+      ev(h, 'call.ringing', { callId: 'tk', agentId: a1 }),
+      ev(h, 'call.answered', { callId: 'tk', agentId: a1 }),
+    ]);
+    await h.post('/api/v2/queue/callTakeover', { ssid: t.ssid, callId: 'tk', agentid: sup });
+    const cmd = await r.next((m) => m.event === 'call.takeover');
+    expect(cmd.data).toMatchObject({ callId: 'tk', from: a1, to: sup, caller: '919800000055', seq: 6 });
+    expect(cmd.id).toBe('6');
+  });
+
+  it('tells a client to reload (reset) when its Last-Event-ID is older than the change log', async () => {
+    const h = use();
+    const base = await baseUrl(h);
+    const t = await createTenant(h);
+    const a = (await createAgent(h, t)).agentId;
+    await ingestOk(h, t.ssid, [ev(h, 'agent.login', { agentId: a })]);
+    // As if 200,000 events had been applied since: the log no longer reaches back to 1.
+    await h.db.run('UPDATE event_seq SET seq = $2 WHERE account_id = $1', [t.accountId, 200_001]);
+    const r = await open(`${base}/api/v2/stream?ssid=${t.ssid}`, { 'last-event-id': '1' });
+    const reset = await r.next((m) => m.event === 'reset');
+    expect(reset.data).toEqual({ lstSync: 200_001 });
+    const fresh = await open(`${base}/api/v2/stream?ssid=${t.ssid}`, { 'last-event-id': '199999' });
+    await fresh.next((m) => m.event === 'ready');
+    expect(fresh.messages.some((m) => m.event === 'reset')).toBe(false);
+  });
+
+  it('sends heartbeat comments on an idle stream', async () => {
+    const h = use();
+    const t = await createTenant(h);
+    const app = Fastify();
+    registerStream(app, h.ctx, { heartbeatMs: 20 });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const r = await open(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v2/stream?ssid=${t.ssid}`);
+      await r.next((m) => m.event === 'ready');
+      // Waiting for the transport (a 20 ms timer), not for an expiry.
+      for (let i = 0; i < 100 && !r.raw().includes(': hb '); i++) await new Promise((ok) => setTimeout(ok, 20));
+      expect(r.raw()).toMatch(/\n: hb \d+\n\n/);
+      expect(r.raw().startsWith('retry: 2000\n\n')).toBe(true);
+      r.close();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('delivers changes made on another node sharing the database', async () => {
+    const h = use();
+    if (h.dialect !== 'postgres') return; // an embedded database is served by one process
+    const base = await baseUrl(h);
+    const db2 = h.testDb.connect();
+    const node2 = await buildApp({ config: h.ctx.config, db: db2, clock: h.clock });
+    try {
+      await node2.app.ready();
+      const t = await createTenant(h);
+      const a = (await createAgent(h, t)).agentId;
+      const r = await open(`${base}/api/v2/stream?ssid=${t.ssid}`);
+      await r.next((m) => m.event === 'ready');
+      const res = await node2.app.inject({ method: 'POST', url: '/api/v2/events/ingest', payload: { ssid: t.ssid, events: [ev(h, 'agent.login', { agentId: a })] } });
+      expect(res.json().data.accepted).toBe(1);
+      const msg = await r.next((m) => m.event === 'agent');
+      expect(msg.data).toMatchObject({ agentId: a, state: 'available' });
+    } finally {
+      await node2.app.close();
+      await db2.close();
+    }
+  });
+});
