@@ -117,6 +117,12 @@ forEachDatabase('directory: sticky agents', (use) => {
     }
     expect((await post('getSticky', { contact })).body.data).toEqual([]);
     expect((await post('getSticky', { contact, type: 'x' })).body.code).toBe(1502);
+    // The read and remove filters give the same codes for a malformed cli, groupid or expiry.
+    expect((await post('getSticky', { contact, cli: 'x' })).body.code).toBe(1505);
+    expect((await post('getSticky', { contact, groupid: 'g1' })).body.code).toBe(1506);
+    expect((await post('getSticky', { contact, expiry: 'soon' })).body.code).toBe(1509);
+    expect((await post('removeSticky', { contact, type: 'cli', cli: 'x' })).body.code).toBe(1505);
+    expect((await post('removeSticky', { contact, type: 'cli_group', groupid: 'g1' })).body.code).toBe(1506);
     expect((await post('getSticky', { contact: 'abc' })).body.code).toBe(1005);
     expect((await post('getSticky', {})).body.code).toBe(1000);
   });

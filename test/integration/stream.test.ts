@@ -200,6 +200,44 @@ forEachDatabase('GET /api/v2/stream', (use) => {
     }
   });
 
+  it('delivers a change committed while the subscriber was connecting (its notification came before it listened)', async () => {
+    const h = use();
+    const t = await createTenant(h);
+    const a = (await createAgent(h, t)).agentId;
+    // The change is committed and notified before the stream exists ...
+    await ingestOk(h, t.ssid, [ev(h, 'agent.login', { agentId: a })]);
+    // ... and the subscriber's read of the sequence ran just before that commit: it reads 0.
+    let stale = true;
+    const db = new Proxy(h.db, {
+      get(target, prop) {
+        if (prop === 'get') {
+          return (sql: string, params?: unknown[]) => {
+            if (stale && sql.startsWith('SELECT seq FROM event_seq')) {
+              stale = false;
+              return Promise.resolve({ seq: 0 });
+            }
+            return target.get(sql, params as never);
+          };
+        }
+        const v = Reflect.get(target, prop) as unknown;
+        return typeof v === 'function' ? (v as (...args: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const app = Fastify();
+    registerStream(app, { ...h.ctx, db });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const r = await open(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v2/stream?ssid=${t.ssid}`);
+      expect((await r.next((m) => m.event === 'ready')).data).toEqual({ lstSync: 0 });
+      // No further event: the stream must still deliver sequence 1.
+      const msg = await r.next((m) => m.event === 'agent');
+      expect(msg).toMatchObject({ id: '1', data: { agentId: a, state: 'available' } });
+      r.close();
+    } finally {
+      await app.close();
+    }
+  });
+
   it('delivers changes made on another node sharing the database', async () => {
     const h = use();
     if (h.dialect !== 'postgres') return; // an embedded database is served by one process

@@ -59,11 +59,28 @@ forEachDatabase('queue/callTakeover', (use) => {
     expect(t2.accountId).not.toBe(t.accountId);
   });
 
+  it('a ringing call: the agent it rang is freed (not in wrap-up) and the taker is connected', async () => {
+    const h = use();
+    const { t, g, sup, idle } = await scenario(h);
+    await ingestOk(h, t.ssid, [ev(h, 'agent.login', { agentId: idle.agentId }), ev(h, 'call.queued', { callId: 'k3', groupId: g }), ev(h, 'call.ringing', { callId: 'k3', agentId: idle.agentId })]);
+    const res = await h.post('/api/v2/queue/callTakeover', { ssid: t.ssid, callId: 'k3', agentid: sup.agentId });
+    expect(res.body.data).toEqual({ callId: 'k3', from: idle.agentId, to: sup.agentId });
+    const pr = (await h.post<{ message: { pr: Row[] } }>('/api/v2/Agent/live', { ssid: t.ssid, A: 1 })).body.message.pr;
+    const byId = new Map(pr.map((e) => [Number(e.I), e]));
+    expect(byId.get(idle.agentId)!).toMatchObject({ IsOcc: 0, liC: {}, ex: { state: 'available', ringingCallId: '' } });
+    expect(byId.get(sup.agentId)!.liC).toMatchObject({ callId: 'k3', state: 'connected' });
+    // The offer to the freed agent is a hit that was not answered.
+    await ingestOk(h, t.ssid, [ev(h, 'call.ended', { callId: 'k3' })]);
+    const hits = await h.db.all<Row>('SELECT agent_id, answered FROM call_hits WHERE account_id = $1 AND call_id = $2', [t.accountId, 'k3']);
+    expect(hits.map((x) => [Number(x.agent_id), Number(x.answered)])).toEqual([[idle.agentId, 0]]);
+  });
+
   it('answers 1000 for no live call, a mismatch, a client without agentid; 1043 for a taker not logged in; 1015 without queue.takeover', async () => {
     const h = use();
     const { t, sup, idle } = await scenario(h);
     const post = (body: Row) => h.post('/api/v2/queue/callTakeover', { ssid: t.ssid, ...body });
     const none = await post({ callId: 'nope', agentid: sup.agentId });
+    expect(none.http).toBe(200);
     expect(none.body).toEqual({ status: 'error', code: 1000, message: 'Invalid parameter: live call not found or invalid' });
     expect((await post({ callernumber: '919800009999', agentid: sup.agentId })).body.code).toBe(1000);
     expect((await post({ callId: 'k1', callernumber: '919800000004' })).body.code).toBe(1000);

@@ -212,8 +212,11 @@ for (const dialect of testDialects()) {
         if (OPS.has('group/create')) await p.post('/api/v2/group/create', { ssid, groupId: ctx.groupId, name: 'crash' });
         if (OPS.has('did/create')) await p.post('/api/v2/did/create', { ssid, did: ctx.did });
         let seq = 0;
-        let settingsAcked = 0;
-        let settingsSent = 0;
+        // Start from the stored value (the default threshold, 3): a first cycle killed before
+        // any update was acknowledged must find that value, not 0.
+        const initial = await p.post('/api/v2/account/getSettings', { ssid });
+        let settingsAcked = (initial.body!.data as { ghostThresholdSecs: number }).ghostThresholdSecs;
+        let settingsSent = settingsAcked;
 
         for (let cycle = 0; cycle < CYCLES; cycle++) {
           let stop = false;

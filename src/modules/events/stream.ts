@@ -110,7 +110,9 @@ export class StreamHub {
     const sub: Subscriber = { accountId, lastSent: from, res, pumping: false, again: false };
     this.subs.add(sub);
     res.on('close', () => this.subs.delete(sub));
-    if (from < current) await this.pump(sub);
+    // Always read once after registering: a change committed after `current` was read but notified
+    // before the subscriber was in `subs` would otherwise wait for the next notification.
+    await this.pump(sub);
   }
 }
 
