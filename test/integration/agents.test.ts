@@ -200,6 +200,33 @@ forEachDatabase('agents: create and update', (use) => {
     expect((await agentRecord(h, t, a.agentId))!).toMatchObject({ dest_type: 'SIP', dest_value: 'agent7@pbx.local', call_pass: '12345678', working: before.working });
   });
 
+  it('answers each field rule of an update with its code, and changes nothing', async () => {
+    const h = use();
+    const t = await createTenant(h);
+    const other = await createTenant(h);
+    const [foreignRole, foreignGroup, foreignDid] = [await createRole(h, other), await createGroup(h, other, { groupId: 78 }), await createDid(h, other)];
+    const foreignAgent = (await createAgent(h, other)).agentId;
+    const gone = (await createAgent(h, t)).agentId;
+    await h.post('/api/v2/Agent/delete', { ssid: t.ssid, agentId: gone });
+    const taken = await createAgent(h, t);
+    const a = await createAgent(h, t);
+    const before = await agentRecord(h, t, a.agentId);
+    const cases: Array<[Record<string, unknown>, number]> = [
+      [{ role: foreignRole }, 1503], [{ role: 'admin' }, 1503], [{ parent: foreignAgent }, 1504], [{ parent: gone }, 1504],
+      [{ group: { [foreignGroup]: { receive_call: 'Y' } } }, 1505], [{ group: { '1': { receive_call: 'X' } } }, 1505],
+      [{ status: 3 }, 1508], [{ dest_value: 'sip:x' }, 1510], [{ working: [{ wDays: ['MON'], from: 60, to: 30 }] }, 1511],
+      [{ email: taken.email }, 1512], [{ dest_type: 'FAX' }, 1513], [{ phone: '123' }, 1514], [{ name: '...' }, 1515],
+      [{ allowDid: [foreignDid] }, 1516], [{ allowDid: 'x1' }, 1516], [{ call_pass: 'abcdefgh' }, 1519], [{ favorite: 'a\tb' }, 1528],
+      [{ email: 'nope' }, 1000], [{ password: 'short' }, 1000], [{ name: 'Valid Name', role: foreignRole }, 1503],
+    ];
+    for (const [patch, code] of cases) {
+      const res = await h.post('/api/v2/Agent/update', { ssid: t.ssid, agentId: a.agentId, ...patch });
+      expect(res.body.code, JSON.stringify(patch)).toBe(code);
+    }
+    expect(await agentRecord(h, t, a.agentId)).toEqual(before);
+    await login(h, a.email, a.password);
+  });
+
   it('changes e-mail and password; e-mails stay unique (1512)', async () => {
     const h = use();
     const t = await createTenant(h);

@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { createAgent, createRole } from '../helpers/admin.js';
 import { createTenant, login, loginOperator } from '../helpers/factories.js';
 import { forEachDatabase, OPERATOR } from '../helpers/harness.js';
 
@@ -111,6 +112,39 @@ forEachDatabase('authentication', (use) => {
     expect(res.body.code).toBe(1015);
     const tok = await h.post('/api/v2/auth/token', { userId: sw.userId, token: sw.token });
     expect(tok.body.code).toBe(1015);
+  });
+
+  it('agents create api tokens for themselves (never switch tokens) and revoke only their own', async () => {
+    const h = use();
+    const t = await createTenant(h);
+    const role = await createRole(h, t, { permissions: ['agent.view'] });
+    const [a, b] = [await createAgent(h, t, { role }), await createAgent(h, t, { role })];
+    const [sa, sb] = [await login(h, a.email, a.password), await login(h, b.email, b.password)];
+    const ta = (await h.post<{ userId: string; token: string }>('/api/v2/auth/token', { ssid: sa.ssid, name: 'mine' })).body;
+    expect(ta).toMatchObject({ status: 'success', userId: `agent-${a.agentId}` });
+    // The token acts as the agent: exactly its role's permissions.
+    const asA = { userId: ta.userId, token: ta.token };
+    expect((await h.post('/api/v2/Agent/list', asA)).body.status).toBe('success');
+    expect((await h.post('/api/v2/role/list', asA)).body.code).toBe(1015);
+    expect((await h.post('/api/v2/account/getSettings', asA)).body.code).toBe(1015);
+    expect((await h.post('/api/v2/Agent/list', { userId: t.userId, token: ta.token })).body.code).toBe(1014);
+    const sw = await h.post('/api/v2/auth/token', { ssid: sa.ssid, kind: 'switch' });
+    expect(sw.body.code).toBe(1015);
+    // Another agent's token or the client's: 1012 as if unknown.
+    const tc = (await h.post('/api/v2/auth/token', { ssid: t.ssid })).body;
+    expect((await h.post('/api/v2/auth/revokeToken', { ssid: sb.ssid, revoke: ta.token })).body.code).toBe(1012);
+    expect((await h.post('/api/v2/auth/revokeToken', { ssid: sa.ssid, revoke: tc.token })).body.code).toBe(1012);
+    expect((await h.post('/api/v2/Agent/list', asA)).body.status).toBe('success');
+    expect((await h.post('/api/v2/auth/revokeToken', { ...asA, revoke: ta.token })).body.status).toBe('success');
+    expect((await h.post('/api/v2/Agent/list', asA)).body.code).toBe(1014);
+    // The client may revoke any token of its account; a deleted agent's tokens stop working.
+    const tb = (await h.post('/api/v2/auth/token', { ssid: sb.ssid })).body;
+    const tb2 = (await h.post('/api/v2/auth/token', { ssid: sb.ssid })).body;
+    expect((await h.post('/api/v2/auth/revokeToken', { ssid: t.ssid, revoke: tb.token })).body.status).toBe('success');
+    expect((await h.post('/api/v2/Agent/list', { userId: tb.userId, token: tb.token })).body.code).toBe(1014);
+    expect((await h.post('/api/v2/Agent/list', { userId: tb2.userId, token: tb2.token })).body.status).toBe('success');
+    await h.post('/api/v2/Agent/delete', { ssid: t.ssid, agentId: b.agentId });
+    expect((await h.post('/api/v2/Agent/list', { userId: tb2.userId, token: tb2.token })).body.code).toBe(1014);
   });
 
   it('a login name is taken once across clients and agents', async () => {

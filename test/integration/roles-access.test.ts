@@ -111,6 +111,29 @@ forEachDatabase('roles grant permissions', (use) => {
     expect(ok.body.status).toBe('success');
   });
 
+  it('an agent manager cannot take over the login of an agent with more rights (1015)', async () => {
+    const h = use();
+    const t = await createTenant(h);
+    const mgrRole = await createRole(h, t, { permissions: ['agent.manage', 'agent.view'] });
+    const admin = await createAgent(h, t, { role: await createRole(h, t) });
+    const peer = await createAgent(h, t, { role: await createRole(h, t, { permissions: ['agent.view'] }) });
+    const mgr = await createAgent(h, t, { role: mgrRole });
+    const s = await login(h, mgr.email, mgr.password);
+    for (const patch of [{ password: 'taken-over-1' }, { email: 'mine@example.com' }, { email: 'mine2@example.com', name: 'Still Admin' }]) {
+      const res = await h.post('/api/v2/Agent/update', { ssid: s.ssid, agentId: admin.agentId, ...patch });
+      expect(res.body.code, JSON.stringify(patch)).toBe(1015);
+    }
+    await login(h, admin.email, admin.password);
+    // Other fields of that agent, the login of an agent within its rights, and its own login stay open to it.
+    expect((await h.post('/api/v2/Agent/update', { ssid: s.ssid, agentId: admin.agentId, favorite: 'x' })).body.status).toBe('success');
+    expect((await h.post('/api/v2/Agent/update', { ssid: s.ssid, agentId: peer.agentId, password: 'reset-by-mgr' })).body.status).toBe('success');
+    await login(h, peer.email, 'reset-by-mgr');
+    expect((await h.post('/api/v2/Agent/update', { ssid: s.ssid, agentId: mgr.agentId, password: 'my-new-password' })).body.status).toBe('success');
+    // The client may change any login.
+    expect((await h.post('/api/v2/Agent/update', { ssid: t.ssid, agentId: admin.agentId, password: 'client-reset' })).body.status).toBe('success');
+    await login(h, admin.email, 'client-reset');
+  });
+
   it('each administration permission opens exactly its own operations', async () => {
     const h = use();
     const t = await createTenant(h);

@@ -151,6 +151,7 @@ forEachDatabase('roles', (use) => {
     expect(await list({ search_params: { from: t0 + 60, name: 'shift' } })).toEqual([late]);
     expect(await list({ agentid: String(agent.agentId) })).toEqual([late]);
     expect(await list({ agentid: null })).toHaveLength(3);
+    expect(await list({ agentid: '' })).toHaveLength(3);
     expect(await list({ agentid: 99999999 })).toEqual([]);
     for (const sp of [{ colour: 'red' }, { from: 'yesterday' }, { from: t0 + 10, to: t0 }, 'name']) {
       expect((await h.post('/api/v2/role/list', { ssid: t.ssid, search_params: sp })).body.code, JSON.stringify(sp)).toBe(1502);

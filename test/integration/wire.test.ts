@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import { loginOperator } from '../helpers/factories.js';
 import { forEachDatabase } from '../helpers/harness.js';
 
@@ -92,6 +93,24 @@ forEachDatabase('wire conventions', (use) => {
     expect(res.statusCode).toBe(200);
     expect(res.body).toMatch(/callcenter_http_requests_total\{route="\/api\/v2\/auth\/login",status="200"\} \d+/);
     expect(res.body).toContain('callcenter_db_pool_connections');
+    expect(res.body).toMatch(/callcenter_http_request_duration_seconds_bucket\{[^}]*route="\/api\/v2\/auth\/login"[^}]*\} [1-9]/);
+    expect(res.body).toMatch(/callcenter_http_request_duration_seconds_count\{route="\/api\/v2\/auth\/login"\} [1-9]/);
+  });
+
+  it('answers an unexpected failure with 500 in the envelope, never the error text', async () => {
+    const h = use();
+    // A second app on the same database with one route that fails the way a bug would.
+    const { app } = await buildApp({ config: h.ctx.config, db: h.db, clock: h.clock });
+    app.post('/boom', async () => {
+      throw new Error('SELECT password_hash FROM accounts\n    at Object.<anonymous> (/srv/node_modules/x.js:1:1)');
+    });
+    try {
+      const res = await app.inject({ method: 'POST', url: '/boom', payload: { a: 1 } });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ status: 'error', code: 500, message: 'Internal server error' });
+    } finally {
+      await app.close();
+    }
   });
 
   it('never answers with a stack trace or internal text', async () => {

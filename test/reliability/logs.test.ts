@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '../helpers/databases.js';
-import { processLogin, startServerProcess, TEST_ADMIN } from '../helpers/process.js';
+import { processLogin, request, startServerProcess, TEST_ADMIN } from '../helpers/process.js';
 import { collectOperations } from './support/openapi.js';
 
 /**
@@ -71,6 +71,8 @@ describe('logs', () => {
       expect(await touchStream(p.port, `/api/v2/stream?userId=${String(tok.body!.userId)}&token=${token}`)).toBe(200);
       expect(await touchStream(p.port, '/api/v2/stream', { authorization: `Bearer ${ssid}` })).toBe(200);
       await touchStream(p.port, `/api/v2/stream?token=${token}&ssid=${ssid}`);
+      // A caller's X-Request-Id is carried by the request's log lines.
+      await request(p.port, 'POST', '/api/v2/account/getSettings', JSON.stringify({ ssid }), { 'x-request-id': 'trace-req-4711' });
       await p.post('/api/v2/auth/revokeToken', { ssid, revoke: token });
       await p.post('/api/v2/auth/logout', { ssid });
     } finally {
@@ -81,6 +83,9 @@ describe('logs', () => {
     if (process.env.LOGS_DUMP) console.log(out);
     // The log was really at debug level: per-request lines are there.
     expect(out).toMatch(/"level":20/);
+    // Every request's lines carry its id: the caller's X-Request-Id, else a generated one.
+    expect(out).toContain('"reqId":"trace-req-4711"');
+    expect(out).toMatch(/"reqId":"[0-9a-f]{8}-[0-9a-f]{4}-/);
     expect(out).toContain('/api/v2/stream');
     // Credentials in the stream URL were logged cut out, not dropped with the line.
     // (A stream that is still open when the client leaves is not logged; the refused one is.)

@@ -76,6 +76,18 @@ export class AgentService {
     return new RoleService(this.db, this.clock).checkAssignable(principal, roleId);
   }
 
+  /**
+   * An agent caller may change the e-mail or password (the login) of an agent
+   * only when it could give that agent its current role: otherwise it could
+   * log in as an agent with more rights than its own (1015). A deleted role
+   * grants nothing, so it is no obstacle.
+   */
+  private async checkLoginChange(principal: Principal, roleId: number | null) {
+    if (principal.kind !== 'agent' || roleId === null) return;
+    const roles = new RoleService(this.db, this.clock);
+    if (await roles.exists(principal.accountId, roleId)) await roles.checkAssignable(principal, roleId);
+  }
+
   private async checkGroups(accountId: number, groups: Array<{ groupId: number }>) {
     const missing = await new GroupService(this.db).missing(accountId, groups.map((g) => g.groupId));
     if (missing.length > 0) throw agentError(1505, `group ${missing[0]} does not exist`);
@@ -144,6 +156,7 @@ export class AgentService {
     const done = await withAgentLocks(this.db, [agentId], async () => {
       const cur = await this.visible(principal, agentId);
       if (!cur) throw agentError(1509, `agent ${agentId}`);
+      if (input.password !== undefined || input.email !== undefined) await this.checkLoginChange(principal, cur.role_id === null ? null : Number(cur.role_id));
       const type = input.dest_type === undefined ? (cur.dest_type as 'MOBILE' | 'SIP') : rules.destType(input.dest_type);
       const next: AgentFields = {
         name: input.name === undefined ? cur.name : rules.agentName(input.name),

@@ -79,7 +79,7 @@ export function roleOperations(ctx: AppContext) {
             nameContains: sp.name,
             createdFrom: sp.from,
             createdTo: sp.to,
-            heldByAgent: body.agentid === undefined || body.agentid === null ? undefined : toId(body.agentid),
+            heldByAgent: body.agentid === undefined || body.agentid === null || body.agentid === '' ? undefined : toId(body.agentid),
             // An agent the caller cannot see answers like one that does not exist.
             agentWithin: visibleSubtreeOf(principal),
           },

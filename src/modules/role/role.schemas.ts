@@ -26,7 +26,9 @@ const PageNumber = (def: number, max: number, what: string) =>
   Type.Union([Type.Integer({ minimum: 1, maximum: max }), Type.String({ pattern: '^[0-9]{1,6}$' })], { default: def, description: what });
 
 export const ListRolesBody = Type.Object({
-  agentid: Type.Optional(Type.Union([IdSchema(), Type.Null()], { description: 'Only the role held by this agent (none when it is unknown)' })),
+  agentid: Type.Optional(
+    Type.Union([IdSchema(), Type.Literal(''), Type.Null()], { description: 'Only the role held by this agent (none when it is unknown); null or "": no filter' }),
+  ),
   status: Type.Optional(
     Type.Union([Type.Literal('active'), Type.Literal('inactive'), Type.Literal('deleted')], {
       'x-code': 1508,
