@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { serverArgs } from './support.js';
 import { parseArgs } from '../src/cli/args.js';
 import { seedContacts, seededContact, progressLine } from '../src/cli/seed-contacts.js';
 import { systemClock } from '../src/clock.js';
@@ -198,7 +199,7 @@ async function main(): Promise<void> {
     load(echoUrl, '"ssid":"x",', 'contact', 3); // warm-up
     for (const d of DIALECTS) {
       const port = 18_091;
-      const server = start(process.execPath, ['bin/callcenter.js', 'serve'], {
+      const server = start(process.execPath, serverArgs(), {
         ...envs.get(d)!,
         PORT: String(port),
         HOST: '127.0.0.1',

@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { serverArgs } from './support.js';
 import { parseArgs } from '../src/cli/args.js';
 import { systemClock } from '../src/clock.js';
 import { migrate } from '../src/db/migrate.js';
@@ -247,7 +248,7 @@ async function main(): Promise<void> {
     // A port per database: a server still shutting down must not answer for the next one.
     const port = d === 'sqlite' ? 18_096 : 18_097;
     const base = `http://127.0.0.1:${port}`;
-    const server = start(process.execPath, ['bin/callcenter.js', 'serve'], { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' });
+    const server = start(process.execPath, serverArgs(), { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' });
     try {
       await waitFor(`${base}/healthz`);
       const ingestSsid = ((await post(`${base}/api/v2/auth/login`, INGEST)) as { ssid: string }).ssid;

@@ -24,6 +24,15 @@ function has(cmd: string): boolean {
 export const hasTaskset = has('taskset');
 export const hasWrk = has('wrk');
 
+/**
+ * The server's command line: BENCH_SERVER_NODE_ARGS adds node flags (for example
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server under load).
+ */
+export function serverArgs(): string[] {
+  const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  return [...extra, 'bin/callcenter.js', 'serve'];
+}
+
 /** The command, pinned to one core when taskset exists (server on 0, load on 1). */
 export function pinned(core: number, cmd: string, args: string[]): [string, string[]] {
   return hasTaskset && os.cpus().length > 1 ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args];
