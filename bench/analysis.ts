@@ -8,7 +8,8 @@
  *                             [--rounds 30] [--quick] [--data-dir data/bench-analysis]
  *
  * SQLite lives in --data-dir; PostgreSQL in schema bench_analysis of
- * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/cc_dev).
+ * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/callcenter_bench,
+ * created when missing).
  * A database already holding at least N calls for the bench account is reused.
  */
 import fs from 'node:fs';
@@ -24,7 +25,7 @@ import { PostgresDatabase } from '../src/db/postgres.js';
 import { SqliteDatabase } from '../src/db/sqlite.js';
 import type { Database, Dialect } from '../src/db/types.js';
 import { AccountService } from '../src/modules/account/account.service.js';
-import { PG_URL, root } from './support.js';
+import { ensureBenchDatabase, PG_URL, root } from './support.js';
 
 const { options } = parseArgs(process.argv.slice(2));
 const quick = options.quick !== undefined;
@@ -44,6 +45,7 @@ async function open(dialect: Dialect): Promise<{ db: Database; size: () => Promi
     const size = async () => ['', '-wal'].reduce((n, s) => n + (fs.existsSync(file + s) ? fs.statSync(file + s).size : 0), 0);
     return { db, size };
   }
+  await ensureBenchDatabase();
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
   await admin.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);

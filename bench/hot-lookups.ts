@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { serverArgs } from './support.js';
+import { ensureBenchDatabase, PG_URL, serverArgs } from './support.js';
 import { parseArgs } from '../src/cli/args.js';
 import { seedContacts, seededContact, progressLine } from '../src/cli/seed-contacts.js';
 import { systemClock } from '../src/clock.js';
@@ -36,7 +36,6 @@ const CONTACTS = Number(options.contacts ?? 1_000_000);
 const CONNECTIONS = 50;
 const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
 const DATA_DIR = process.env.BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'callcenter-bench');
-const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/cc_dev';
 const PG_SCHEMA = 'bench_directory';
 const ACCOUNT = { username: 'bench-directory', password: 'bench-directory-password' };
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -62,6 +61,7 @@ function requireWrk(): void {
 
 async function openBenchDb(dialect: Dialect): Promise<{ db: Database; env: Record<string, string> }> {
   if (dialect === 'sqlite') return { db: new SqliteDatabase(path.join(DATA_DIR, 'callcenter.db')), env: { DATA_DIR } };
+  await ensureBenchDatabase();
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
   await admin.query(`CREATE SCHEMA IF NOT EXISTS ${PG_SCHEMA}`);

@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { serverArgs } from './support.js';
+import { ensureBenchDatabase, PG_URL, serverArgs } from './support.js';
 import { parseArgs } from '../src/cli/args.js';
 import { systemClock } from '../src/clock.js';
 import { migrate } from '../src/db/migrate.js';
@@ -32,7 +32,6 @@ const DURATION = Number(options.duration ?? 10);
 const SENDERS = Number(options.senders ?? 4);
 const BATCH = 500;
 const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
-const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/cc_dev';
 const PG_SCHEMA = 'bench_live';
 const INGEST = { username: 'bench-ingest', password: 'bench-ingest-password' };
 const VIEWS = { username: 'bench-views', password: 'bench-views-password' };
@@ -52,6 +51,7 @@ async function openDb(dialect: Dialect): Promise<{ db: Database; env: Record<str
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'callcenter-bench-live-'));
     return { db: new SqliteDatabase(path.join(dir, 'callcenter.db')), env: { DATA_DIR: dir } };
   }
+  await ensureBenchDatabase();
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
   await admin.query(`DROP SCHEMA IF EXISTS ${PG_SCHEMA} CASCADE`);

@@ -15,17 +15,17 @@
  *                        [--duration 5] [--rounds 3] [--quick] [--out docs/benchmarks.md]
  *
  * Needs wrk (apt-get install wrk); PostgreSQL from BENCH_DATABASE_URL (or
- * TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/cc_dev) when reachable.
+ * TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/callcenter_bench, created when
+ * missing) when reachable.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { parseArgs } from '../src/cli/args.js';
 import type { Dialect } from '../src/db/types.js';
 import { runCore, runSoak, type CoreRow, type SoakResult } from './core.js';
-import { hasTaskset, hasWrk, lastTable, PG_URL, root } from './support.js';
+import { ensureBenchDatabase, hasTaskset, hasWrk, lastTable, root } from './support.js';
 
 const { options } = parseArgs(process.argv.slice(2));
 const quick = options.quick !== undefined;
@@ -54,16 +54,6 @@ const MODULE_BENCHES: Array<{ key: string; title: string; file: string; args: st
   },
 ];
 
-async function postgresReachable(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Runs a module's benchmark script, echoing its output; answers its last markdown table. */
 function runScript(file: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; table: string; seconds: number }> {
@@ -98,7 +88,7 @@ async function main(): Promise<number> {
     console.error('callcenter bench needs wrk: apt-get install -y wrk');
     return 2;
   }
-  const pgOk = options.db !== 'sqlite' && (await postgresReachable());
+  const pgOk = options.db !== 'sqlite' && (await ensureBenchDatabase());
   const dialects: Dialect[] = options.db === 'postgres' ? ['postgres'] : pgOk ? ['sqlite', 'postgres'] : ['sqlite'];
   const dbArg = dialects.length === 2 ? 'both' : dialects[0]!;
   const cpu = os.cpus();

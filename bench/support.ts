@@ -11,7 +11,37 @@ import pg from 'pg';
 import type { Dialect } from '../src/db/types.js';
 
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-export const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/cc_dev';
+export const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/callcenter_bench';
+
+/**
+ * Creates PG_URL's database when it does not exist yet (through the server's
+ * `postgres` database), so the benchmarks run on a fresh machine; answers
+ * false when PostgreSQL is not reachable at all.
+ */
+export async function ensureBenchDatabase(): Promise<boolean> {
+  const target = new URL(PG_URL);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  const probe = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await probe.connect();
+    await probe.end();
+    return true;
+  } catch (err) {
+    if ((err as { code?: string }).code !== '3D000') return false; // anything but "database does not exist"
+  }
+  const maintenance = new URL(PG_URL);
+  maintenance.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: maintenance.toString(), connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+}
 
 function has(cmd: string): boolean {
   try {
