@@ -232,7 +232,7 @@ export interface paths {
         put?: never;
         /**
          * Hit and call counters per agent, group, DID or campaign (docs/metrics.md)
-         * @description Filters: date (range), agentId, groupId, did, campaignId, direction (eq, ne, in). breakDown agentId | groupId | did | campaignId; disPlay date | hour | month | total (account time zone); multi true nests key → bucket → counters. 1586: no matching calls.
+         * @description Filters: date (range), agentId, groupId, did, campaignId, direction (eq, ne, in). breakDown agentId | groupId | did | campaignId; disPlay date | hour | month | total (account time zone); multi true nests key → bucket → counters. 1586: no matching calls. Also served as POST /api/v2/analysis/call (the same operation).
          *
          *     Callers: client, agent. Permission: `analysis.view`. Error codes: 1000, 1001, 1002, 1010, 1014, 1015, 1047, 1586 (HTTP 200, error envelope).
          */
@@ -1652,15 +1652,9 @@ export interface operations {
                     "application/json": {
                         /** @enum {number} */
                         code: 200;
-                        /** @description Per breakdown key: counters (multi false) or bucket label → counters (multi true) */
+                        /** @description Per breakdown key: {counter: value} (multi false) or {bucket: {counter: value}} (multi true); see docs/api/analysis.md */
                         data: {
-                            [key: string]: {
-                                [key: string]: number | null;
-                            } | {
-                                [key: string]: {
-                                    [key: string]: number | null;
-                                };
-                            };
+                            [key: string]: unknown;
                         };
                         /** @enum {string} */
                         status: "success";
@@ -3068,8 +3062,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Only the role held by this agent (none when it is unknown) */
-                    agentid?: (number | string) | null;
+                    /** @description Only the role held by this agent (none when it is unknown); null or "": no filter */
+                    agentid?: (number | string) | "" | null;
                     /**
                      * @description Records per page, default 10, at most 100
                      * @default 10

@@ -12,6 +12,10 @@ const usage = `callcenter <command>
   seed --demo                           create the demo tenant (idempotent; see docs/simulator.md)
   seed --contacts N [--account USERNAME]
                                         bulk-load N contacts (default account: the demo tenant)
+  seed --calls N [--days D] [--account USERNAME]
+                                        bulk call history over D days (default 30), with a progress bar
+  seed --analysis-rebuild [--account USERNAME]
+                                        re-key the analysis roll-ups (after a time-zone change)
   simulate [--rate N] [--speed X] [--duration S] [--url U --user-id I --token T]
                                         drive simulated call traffic (docs/simulator.md)
   bench [--only core,hot,ingest,analysis,soak] [--db sqlite|postgres|both] [--quick]

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../client/openapi-document.js';
@@ -24,6 +25,11 @@ describe('OpenAPI document', () => {
     expect(doc.openapi).toBe('3.1.0');
     const api = await SwaggerParser.validate(structuredClone(doc) as never);
     expect(api.info.title).toBe('Call Center Management API');
+  });
+
+  it('is the document the typed client was generated from (else: npm run client:generate)', () => {
+    const generated = JSON.parse(readFileSync('client/generated/openapi.json', 'utf8')) as unknown;
+    expect(generated, 'client/generated/ is stale: run `npm run client:generate` and commit both files').toEqual(doc);
   });
 
   it('rejects a broken document (the validator really validates)', async () => {

@@ -13,7 +13,8 @@ export function analysisOperations(ctx: AppContext) {
       summary: 'Hit and call counters per agent, group, DID or campaign (docs/metrics.md)',
       description:
         'Filters: date (range), agentId, groupId, did, campaignId, direction (eq, ne, in). breakDown agentId | groupId | did | campaignId; ' +
-        'disPlay date | hour | month | total (account time zone); multi true nests key → bucket → counters. 1586: no matching calls.',
+        'disPlay date | hour | month | total (account time zone); multi true nests key → bucket → counters. 1586: no matching calls. ' +
+        'Also served as POST /api/v2/analysis/call (the same operation).',
       permission: 'analysis.view',
       errorModule: 'analysis',
       body: HitsBody,
