@@ -120,6 +120,8 @@ describe.skipIf(!hasChromium)('wallboard in a browser', () => {
     await expect.poll(() => counter('waiting').textContent(), until).toBe('1');
     await expect.poll(() => counter('abandoned').textContent(), until).toBe('1');
     await expect.poll(() => page.locator('#group-table tbody').textContent(), until).toContain('Support');
+    // Per-group service level: 2 answered of 3 finished (c1, c5 answered; c0 abandoned).
+    await expect.poll(() => page.locator('#group-table tbody tr', { hasText: 'Support' }).textContent(), until).toContain('67%');
     expect(await page.locator('#chart rect').count()).toBeGreaterThan(0);
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
   });

@@ -68,19 +68,32 @@ function tile(cls: string, label: string, value: string, alert = false): HTMLEle
   return h('div', { class: `counter ${cls}${alert ? ' alert' : ''}` }, h('dt', {}, label), h('dd', { 'data-counter': cls }, value));
 }
 
+/** Share of the window's finished calls (answered + abandoned) that were answered, in %, or null when none finished. */
+function answeredShare(c: QueueCounters): number | null {
+  const finished = (c.answered ?? 0) + (c.abandoned ?? 0);
+  return finished > 0 ? (100 * (c.answered ?? 0)) / finished : null;
+}
+
+function percent(v: number | null): string {
+  return v === null ? '—' : `${Math.round(v)}%`;
+}
+
+/** The longest wait of a live call not yet connected, in the group (every group for ''), 0 when none waits. */
+function oldestWait(q: QueueView, groupId: string): number {
+  const waiting = q.calls.filter((x) => x.state !== 'connected' && (!groupId || x.groupId === groupId));
+  return waiting.length ? Math.max(...waiting.map((x) => x.wait)) : 0;
+}
+
 export function renderQueue(q: QueueView, groupId: string, groupNames: Map<string, string>): void {
   const row = groupId ? q.groups.find((g) => g.groupId === groupId) : undefined;
   const c: QueueCounters = groupId ? (row ?? { waiting: 0, ringing: 0, connected: 0, queued: 0, answered: 0, abandoned: 0 }) : q.totals;
   const minutes = Math.round(q.window / 60);
   byId('queue-scope').textContent = groupId ? `— ${groupNames.get(groupId) ?? `group ${groupId}`}` : '— all groups';
   document.querySelectorAll('.window-label').forEach((e) => (e.textContent = `${minutes} min`));
-  // Service level: the server's figure when it sends one; else the share of the window's finished calls that were answered.
-  const finished = (c.answered ?? 0) + (c.abandoned ?? 0);
-  const slValue = q.serviceLevel ?? (finished > 0 ? (100 * (c.answered ?? 0)) / finished : null);
-  const sl = slValue === null ? '—' : `${Math.round(slValue)}%`;
-  // Oldest wait of the scope: the longest-waiting live call not yet connected.
-  const waiting = q.calls.filter((x) => x.state !== 'connected' && (!groupId || x.groupId === groupId));
-  const oldest = q.calls.length || groupId ? (waiting.length ? Math.max(...waiting.map((x) => x.wait)) : 0) : q.oldestWaitSecs;
+  // Service level: the server's figure when it sends one (whole account); else the share of the window's finished calls that were answered.
+  const slValue = (groupId ? null : q.serviceLevel) ?? answeredShare(c);
+  const sl = percent(slValue);
+  const oldest = q.calls.length || groupId ? oldestWait(q, groupId) : q.oldestWaitSecs;
   byId('queue-tiles').replaceChildren(
     tile('waiting', 'Waiting', dash(c.waiting), (c.waiting ?? 0) > 0),
     tile('ringing', 'Ringing', dash(c.ringing)),
@@ -101,10 +114,11 @@ export function renderQueue(q: QueueView, groupId: string, groupNames: Map<strin
       h('tr', { class: g.groupId === groupId ? 'selected' : undefined },
         h('th', { scope: 'row' }, groupNames.get(g.groupId) ?? `Group ${g.groupId}`),
         h('td', {}, dash(g.waiting)), h('td', {}, dash(g.ringing)), h('td', {}, dash(g.connected)),
-        h('td', {}, dash(g.queued)), h('td', {}, dash(g.answered)), h('td', {}, dash(g.abandoned))),
+        h('td', {}, dash(g.queued)), h('td', {}, dash(g.answered)), h('td', {}, dash(g.abandoned)),
+        h('td', {}, clockText(oldestWait(q, g.groupId))), h('td', {}, percent(answeredShare(g)))),
     ),
   );
-  if (!ordered.length) body.replaceChildren(h('tr', {}, h('td', { colspan: 7 }, 'No calls in the window')));
+  if (!ordered.length) body.replaceChildren(h('tr', {}, h('td', { colspan: 9 }, 'No calls in the window')));
   renderChart(byId('chart'), q.slots, q.window);
 }
 
