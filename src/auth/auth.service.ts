@@ -32,6 +32,7 @@ export class AuthService {
   private readonly repo: AuthRepository;
   private readonly cache = new Map<string, CacheEntry>();
   private unlisten: (() => void) | null = null;
+  private readonly accountListeners = new Set<(accountId: number) => void>();
   private retry: NodeJS.Timeout | undefined;
 
   constructor(
@@ -66,6 +67,17 @@ export class AuthService {
     }
     const accountId = Number(payload.slice(2));
     for (const [key, entry] of this.cache) if (entry.principal.accountId === accountId) this.cache.delete(key);
+    for (const listener of this.accountListeners) listener(accountId);
+  }
+
+  /**
+   * Calls `listener` whenever an account's agents or roles changed, on this
+   * node or another (the invalidation above), so per-account caches of other
+   * modules can drop what depends on them. Answers the unsubscribe.
+   */
+  onAccountChange(listener: (accountId: number) => void): () => void {
+    this.accountListeners.add(listener);
+    return () => this.accountListeners.delete(listener);
   }
 
   /** Forget every cached credential of an account (its agents or roles changed), on every node. */

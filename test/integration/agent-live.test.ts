@@ -145,10 +145,15 @@ forEachDatabase('Agent/live', (use) => {
     const seeOwn = await createRole(h, t, { permissions: ['agent.live'], can_see: 0 });
     const boss = await createAgent(h, t, { role: seeOwn });
     const report = (await createAgent(h, t, { parent: boss.agentId })).agentId;
-    await createAgent(h, t);
+    const elsewhere = (await createAgent(h, t)).agentId;
     const s = await login(h, boss.email, boss.password);
     const res = await h.post<Live>('/api/v2/Agent/live', { ssid: s.ssid, groupid: '' });
     expect(res.body.message.pr.map((e) => Number(e.I)).sort()).toEqual([boss.agentId, report].sort());
+    // Moved out of the subtree: gone from the very next answer (same clock second, no event since).
+    const moved = await h.post('/api/v2/Agent/update', { ssid: t.ssid, agentId: report, parent: elsewhere });
+    expect(moved.body).toMatchObject({ status: 'success' });
+    const after = await h.post<Live>('/api/v2/Agent/live', { ssid: s.ssid, groupid: '' });
+    expect(after.body.message.pr.map((e) => Number(e.I))).toEqual([boss.agentId]);
     const noLive = await createRole(h, t, { permissions: ['agent.view'] });
     const other = await createAgent(h, t, { role: noLive });
     const s2 = await login(h, other.email, other.password);

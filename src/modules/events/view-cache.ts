@@ -5,8 +5,8 @@
  * visible to the next request) and within the same clock second (the views
  * show whole-second durations). Callers may fold more into `seq` (Agent/live
  * adds the agent and group-mapping counts and the default group, so a new,
- * deleted or re-mapped agent shows at once); an agent renamed shows within
- * the second.
+ * deleted or re-mapped agent shows at once); changes of agents and roles drop
+ * the account's entries through AuthService.onAccountChange (on every node).
  */
 export class ViewCache<T> {
   private readonly entries = new Map<string, { seq: number | string; second: number; value: T }>();
@@ -16,6 +16,11 @@ export class ViewCache<T> {
   get(key: string, seq: number | string, second: number): T | undefined {
     const e = this.entries.get(key);
     return e && e.seq === seq && e.second === second ? e.value : undefined;
+  }
+
+  /** Forgets every entry whose key starts with `prefix` (an account's views, keyed `<accountId>|…`). */
+  dropPrefix(prefix: string): void {
+    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
   }
 
   set(key: string, seq: number | string, second: number, value: T): void {

@@ -67,6 +67,9 @@ export class LiveService {
     this.accounts = new AccountService(ctx.db, ctx.clock);
     this.groups = new GroupService(ctx.db, ctx.clock);
     this.live = new LiveStateService(ctx.db);
+    // A renamed, re-parented or deactivated agent (or a changed role) shows at once, not within the
+    // second: a can_see 0 supervisor must not keep seeing an agent moved out of its subtree.
+    ctx.auth.onAccountChange((accountId) => this.cache.dropPrefix(`${accountId}|`));
   }
 
   /** The group to show: the explicit one (1006 when unknown), all for "", else the account default when it exists, else all. */
