@@ -13,12 +13,12 @@
  * The server runs with RATE_LIMIT_PER_MINUTE=0: one session at 40,000 req/s
  * is far above the default per-credential limit.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { ensureBenchDatabase, PG_URL, serverArgs } from './support.js';
+import { ensureBenchDatabase, hasTaskset, PG_URL, pinned, serverArgs, startChild, stopChild } from './support.js';
 import { parseArgs } from '../src/cli/args.js';
 import { seedContacts, seededContact, progressLine } from '../src/cli/seed-contacts.js';
 import { systemClock } from '../src/clock.js';
@@ -38,17 +38,7 @@ const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db ==
 const DATA_DIR = process.env.BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'callcenter-bench');
 const PG_SCHEMA = 'bench_directory';
 const ACCOUNT = { username: 'bench-directory', password: 'bench-directory-password' };
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
-const hasTaskset = (() => {
-  try {
-    execFileSync('which', ['taskset'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const pinned = (core: number, cmd: string, args: string[]): [string, string[]] => (hasTaskset ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args]);
 
 function requireWrk(): void {
   try {
@@ -109,12 +99,6 @@ http.createServer((req, res) => {
 }).listen(Number(process.env.PORT), '127.0.0.1');
 `;
 
-function start(cmd: string, args: string[], env: Record<string, string>): ChildProcess {
-  const [c, a] = pinned(0, cmd, args);
-  const child = spawn(c, a, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  return child;
-}
-
 async function waitFor(url: string, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
@@ -127,14 +111,6 @@ async function waitFor(url: string, ms = 60_000): Promise<void> {
     if (Date.now() > until) throw new Error(`${url} did not come up`);
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const done = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await Promise.race([done, new Promise((r) => setTimeout(r, 5000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
 }
 
 interface Result {
@@ -192,14 +168,14 @@ async function main(): Promise<void> {
 
   const echoPort = 18_090;
   const echoUrl = `http://127.0.0.1:${echoPort}/`;
-  const echo = start(process.execPath, ['-e', ECHO], { PORT: String(echoPort) });
+  const echo = startChild(process.execPath, ['-e', ECHO], { PORT: String(echoPort) });
   const rows: string[] = [];
   try {
     await waitFor(echoUrl);
     load(echoUrl, '"ssid":"x",', 'contact', 3); // warm-up
     for (const d of DIALECTS) {
       const port = 18_091;
-      const server = start(process.execPath, serverArgs(), {
+      const server = startChild(process.execPath, serverArgs(), {
         ...envs.get(d)!,
         PORT: String(port),
         HOST: '127.0.0.1',
@@ -243,11 +219,11 @@ async function main(): Promise<void> {
           rows.push(line);
         }
       } finally {
-        await stop(server);
+        await stopChild(server);
       }
     }
   } finally {
-    await stop(echo);
+    await stopChild(echo);
   }
   console.log(`\nmedian of ${ROUNDS} rounds, ${DURATION} s each, load average at the end: ${os.loadavg()[0]!.toFixed(1)}`);
   console.log(

@@ -13,12 +13,12 @@
  * event senders on core 1. Each run starts on a fresh database (SQLite in a
  * temporary directory; PostgreSQL schema bench_live of BENCH_DATABASE_URL).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { ensureBenchDatabase, PG_URL, serverArgs } from './support.js';
+import { ensureBenchDatabase, PG_URL, pinned, serverArgs, startChild, stopChild } from './support.js';
 import { parseArgs } from '../src/cli/args.js';
 import { systemClock } from '../src/clock.js';
 import { migrate } from '../src/db/migrate.js';
@@ -35,16 +35,6 @@ const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db ==
 const PG_SCHEMA = 'bench_live';
 const INGEST = { username: 'bench-ingest', password: 'bench-ingest-password' };
 const VIEWS = { username: 'bench-views', password: 'bench-views-password' };
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const hasTaskset = (() => {
-  try {
-    execFileSync('which', ['taskset'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-const pinned = (core: number, cmd: string, args: string[]): [string, string[]] => (hasTaskset ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args]);
 
 async function openDb(dialect: Dialect): Promise<{ db: Database; env: Record<string, string> }> {
   if (dialect === 'sqlite') {
@@ -89,11 +79,6 @@ async function prepare(dialect: Dialect) {
   }
 }
 
-function start(cmd: string, args: string[], env: Record<string, string>): ChildProcess {
-  const [c, a] = pinned(0, cmd, args);
-  return spawn(c, a, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
 async function waitFor(url: string, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
@@ -105,14 +90,6 @@ async function waitFor(url: string, ms = 60_000): Promise<void> {
     if (Date.now() > until) throw new Error(`${url} did not come up`);
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const done = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await Promise.race([done, new Promise((r) => setTimeout(r, 5000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
 }
 
 async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
@@ -231,13 +208,13 @@ async function bareRps(body: string): Promise<WrkResult> {
   const file = path.join(os.tmpdir(), `bench-live-body-${process.pid}.json`);
   fs.writeFileSync(file, body);
   const port = 18_095;
-  const child = start(process.execPath, ['-e', BARE], { PORT: String(port), BODY_FILE: file });
+  const child = startChild(process.execPath, ['-e', BARE], { PORT: String(port), BODY_FILE: file });
   try {
     await waitFor(`http://127.0.0.1:${port}/`);
     wrk(`http://127.0.0.1:${port}/`, '{}', 2);
     return wrk(`http://127.0.0.1:${port}/`, '{}', DURATION);
   } finally {
-    await stop(child);
+    await stopChild(child);
   }
 }
 
@@ -248,7 +225,7 @@ async function main(): Promise<void> {
     // A port per database: a server still shutting down must not answer for the next one.
     const port = d === 'sqlite' ? 18_096 : 18_097;
     const base = `http://127.0.0.1:${port}`;
-    const server = start(process.execPath, serverArgs(), { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' });
+    const server = startChild(process.execPath, serverArgs(), { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' });
     try {
       await waitFor(`${base}/healthz`);
       const ingestSsid = ((await post(`${base}/api/v2/auth/login`, INGEST)) as { ssid: string }).ssid;
@@ -275,7 +252,7 @@ async function main(): Promise<void> {
         console.log(lines[lines.length - 1]);
       }
     } finally {
-      await stop(server);
+      await stopChild(server);
     }
   }
   console.log(`\n| database | measurement | result | against | target |\n|---|---|---|---|---|\n${lines.join('\n')}`);
