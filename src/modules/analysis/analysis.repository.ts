@@ -107,6 +107,11 @@ export class AnalysisRepository {
     if (s.to !== null) where += ` AND bucket <= $${params.push(s.to) + 1}`;
     where += valueClauses('k', s.keys.include || s.keys.exclude.length ? s.keys : undefined, params, false);
     where += valueClauses('direction', s.directions.include || s.directions.exclude.length ? s.directions : undefined, params, false);
+    // Daily per-dimension rows carry no direction (one row per bucket and key): read per bucket,
+    // they need no aggregation, which is most of the cost of a month of days by agent.
+    if (s.byBucket && s.table === 'analysis_daily') {
+      return this.t.all(`SELECT bucket, k, ${[...SUMMED, `${ghostCol} AS ghost`].join(', ')} FROM ${s.table} WHERE ${where}`, params);
+    }
     const sums = sumList(ghostCol);
     // bucket first: the primary key's order, so the aggregate streams without a sort.
     const group = s.byBucket ? 'bucket, k' : 'k';
