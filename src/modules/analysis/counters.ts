@@ -103,6 +103,14 @@ function round2(x: number): number {
   return Math.round(x * 100) / 100;
 }
 
+// A counter code's column, looked up once per code (a month of days by agent reads 100,000 counters).
+const codeColumns = new Map<string, number>();
+function columnOf(code: string): number {
+  let ix = codeColumns.get(code);
+  if (ix === undefined) codeColumns.set(code, (ix = IX[code.toLowerCase() as Col]));
+  return ix;
+}
+
 /** The API counters from a summed vector; `ghost` is the account's threshold (≤ GHOST_MAX here). */
 export function countersOf(vec: ArrayLike<number>, codes: readonly Code[], ghostCount: number): Record<string, number | null> {
   const out: Record<string, number | null> = {};
@@ -121,7 +129,7 @@ export function countersOf(vec: ArrayLike<number>, codes: readonly Code[], ghost
         out[code] = vec[IX.ca]! > 0 ? round2(vec[IX.hold_sum]! / vec[IX.ca]!) : null;
         break;
       default:
-        out[code] = vec[IX[code.toLowerCase() as Col]]!;
+        out[code] = vec[columnOf(code)]!;
     }
   }
   return out;
