@@ -39,6 +39,14 @@ async function query<T>(client: pg.Pool | pg.PoolClient, sql: string, params: re
   }
 }
 
+async function queryValues(client: pg.Pool | pg.PoolClient, sql: string, params: readonly Param[]): Promise<unknown[][]> {
+  try {
+    return (await client.query<unknown[]>({ name: statementName(sql), text: sql, values: values(params), rowMode: 'array' })).rows;
+  } catch (err) {
+    throw isUnavailable(err) ? new DatabaseUnavailableError(err) : err;
+  }
+}
+
 function executor(client: pg.Pool | pg.PoolClient): Queryable {
   return {
     dialect: 'postgres',
@@ -47,6 +55,7 @@ function executor(client: pg.Pool | pg.PoolClient): Queryable {
     run: async (sql: string, params: readonly Param[] = []): Promise<RunResult> => ({
       changes: (await query(client, sql, params)).rowCount ?? 0,
     }),
+    allValues: (sql: string, params: readonly Param[] = []) => queryValues(client, sql, params),
   };
 }
 
@@ -77,6 +86,9 @@ export class PostgresDatabase implements Database {
   }
   run(sql: string, params?: readonly Param[]) {
     return this.exec_.run(sql, params);
+  }
+  allValues(sql: string, params?: readonly Param[]) {
+    return this.exec_.allValues(sql, params);
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {

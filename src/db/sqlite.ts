@@ -35,6 +35,8 @@ export class SqliteDatabase implements Database {
   readonly dialect = 'sqlite' as const;
   private readonly raw: BetterSqlite3.Database;
   private readonly cache = new Map<string, { stmt: BetterSqlite3.Statement; order: number[] | null }>();
+  /** Statements in raw mode (rows as arrays), kept apart: raw mode is a property of the statement. */
+  private readonly rawCache = new Map<string, { stmt: BetterSqlite3.Statement; order: number[] | null }>();
   private readonly feed = new EventEmitter();
   /** Set while a transaction is open: other work on the single connection waits for it. */
   private txTail: Promise<void> | null = null;
@@ -61,6 +63,16 @@ export class SqliteDatabase implements Database {
     return entry;
   }
 
+  private rawStatement(sql: string) {
+    let entry = this.rawCache.get(sql);
+    if (!entry) {
+      const t = translate(sql);
+      entry = { stmt: this.raw.prepare(t.text).raw(true), order: t.order };
+      this.rawCache.set(sql, entry);
+    }
+    return entry;
+  }
+
   // Direct (no waiting) executors, used inside a transaction.
   private direct: Queryable = {
     dialect: 'sqlite',
@@ -82,6 +94,10 @@ export class SqliteDatabase implements Database {
       }
       return { changes: stmt.run(...bind(params, order)).changes };
     },
+    allValues: async (sql: string, params: readonly Param[] = []) => {
+      const { stmt, order } = this.rawStatement(sql);
+      return stmt.all(...bind(params, order)) as unknown[][];
+    },
   };
 
   async all<T = Row>(sql: string, params?: readonly Param[]): Promise<T[]> {
@@ -97,6 +113,11 @@ export class SqliteDatabase implements Database {
   async run(sql: string, params?: readonly Param[]): Promise<RunResult> {
     while (this.txTail) await this.txTail;
     return this.direct.run(sql, params);
+  }
+
+  async allValues(sql: string, params?: readonly Param[]): Promise<unknown[][]> {
+    while (this.txTail) await this.txTail;
+    return this.direct.allValues(sql, params);
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {

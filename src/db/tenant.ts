@@ -12,6 +12,7 @@ export interface TenantQueries {
   all<T = Row>(sql: string, params?: readonly Param[]): Promise<T[]>;
   get<T = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined>;
   run(sql: string, params?: readonly Param[]): Promise<RunResult>;
+  allValues(sql: string, params?: readonly Param[]): Promise<unknown[][]>;
 }
 
 const checked = new Set<string>();
@@ -31,5 +32,6 @@ export function tenant(db: Queryable, accountId: number): TenantQueries {
     all: (sql, params = []) => (assertScoped(sql), db.all(sql, [accountId, ...params])),
     get: (sql, params = []) => (assertScoped(sql), db.get(sql, [accountId, ...params])),
     run: (sql, params = []) => (assertScoped(sql), db.run(sql, [accountId, ...params])),
+    allValues: (sql, params = []) => (assertScoped(sql), db.allValues(sql, [accountId, ...params])),
   };
 }

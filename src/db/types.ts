@@ -17,6 +17,8 @@ export interface Queryable {
   all<T = Row>(sql: string, params?: readonly Param[]): Promise<T[]>;
   get<T = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined>;
   run(sql: string, params?: readonly Param[]): Promise<RunResult>;
+  /** Each row as an array of its column values in select order: no object per row (large reads). */
+  allValues(sql: string, params?: readonly Param[]): Promise<unknown[][]>;
 }
 
 export type Listener = (payload: string) => void;

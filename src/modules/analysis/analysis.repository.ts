@@ -99,8 +99,12 @@ export class AnalysisRepository {
     return row?.timezone ?? null;
   }
 
-  /** Column sums per key (and bucket) over roll-up rows; `gh` is the ghost column for the account's threshold. */
-  async rollupSums(s: RollupSelection, ghostCol: string): Promise<Record<string, number | string>[]> {
+  /**
+   * Column sums per key (and bucket) over roll-up rows; `gh` is the ghost
+   * column for the account's threshold. Rows are arrays: key, bucket (when
+   * `byBucket`), the SUMMED columns in order, the ghost count (SUM_ROW).
+   */
+  async rollupSums(s: RollupSelection, ghostCol: string): Promise<unknown[][]> {
     const params: Param[] = [s.dim];
     let where = 'account_id = $1 AND dim = $2';
     if (s.from !== null) where += ` AND bucket >= $${params.push(s.from) + 1}`;
@@ -110,16 +114,16 @@ export class AnalysisRepository {
     // Daily per-dimension rows carry no direction (one row per bucket and key): read per bucket,
     // they need no aggregation, which is most of the cost of a month of days by agent.
     if (s.byBucket && s.table === 'analysis_daily') {
-      return this.t.all(`SELECT bucket, k, ${[...SUMMED, `${ghostCol} AS ghost`].join(', ')} FROM ${s.table} WHERE ${where}`, params);
+      return this.t.allValues(`SELECT k, bucket, ${[...SUMMED, ghostCol].join(', ')} FROM ${s.table} WHERE ${where}`, params);
     }
     const sums = sumList(ghostCol);
     // bucket first: the primary key's order, so the aggregate streams without a sort.
     const group = s.byBucket ? 'bucket, k' : 'k';
-    return this.t.all(`SELECT ${group}, ${sums} FROM ${s.table} WHERE ${where} GROUP BY ${group}`, params);
+    return this.t.allValues(`SELECT k, ${s.byBucket ? 'bucket, ' : ''}${sums} FROM ${s.table} WHERE ${where} GROUP BY ${group}`, params);
   }
 
-  /** Column sums per key (and local day) over the cube, for filter combinations across dimensions. */
-  async cubeSums(s: CubeSelection, ghostCol: string): Promise<Record<string, number | string>[]> {
+  /** Column sums per key (and local day) over the cube, for filter combinations across dimensions; rows as rollupSums. */
+  async cubeSums(s: CubeSelection, ghostCol: string): Promise<unknown[][]> {
     const params: Param[] = [];
     const keyCol = CUBE_COLUMNS[s.dim];
     let where = `account_id = $1 AND agent_id ${s.cells === 'agents' ? '> 0' : '= 0'} AND ${keyCol} <> ${CUBE_NONE[s.dim]}`;
@@ -128,7 +132,7 @@ export class AnalysisRepository {
     for (const [dim, col] of Object.entries(CUBE_COLUMNS)) where += valueClauses(col, s.filters[dim as Dim], params, NUMERIC.has(dim));
     const sums = sumList(ghostCol);
     const group = s.byBucket ? `bucket, ${keyCol}` : keyCol;
-    return this.t.all(`SELECT ${keyCol} AS k${s.byBucket ? ', bucket' : ''}, ${sums} FROM analysis_cube WHERE ${where} GROUP BY ${group}`, params);
+    return this.t.allValues(`SELECT ${keyCol} AS k${s.byBucket ? ', bucket' : ''}, ${sums} FROM analysis_cube WHERE ${where} GROUP BY ${group}`, params);
   }
 
   private callWhere(s: RawSelection, params: Param[]): string {

@@ -15,8 +15,8 @@ type Grid = Map<string, Map<string, Float64Array>>;
 export type AnalysisPath = 'daily' | 'hourly' | 'cube' | 'split' | 'raw';
 
 const HOUR = 3600;
-/** Vector index and column name of every roll-up column read back. */
-const READ: [number, string][] = SUMMED.map((c) => [COLS.indexOf(c), c]);
+/** Vector index of every roll-up column read back, in SUMMED (select) order. */
+const READ: number[] = SUMMED.map((c) => COLS.indexOf(c));
 const DAY = 86400;
 
 function normalise(dim: string, values: Iterable<string>): string[] {
@@ -122,18 +122,20 @@ export class AnalysisService {
     this.addRows(rows, grid, bucketed ? (b) => wallLabel(b * DAY, q.display as Exclude<Display, 'total'>) : null);
   }
 
-  private addRows(rows: Record<string, number | string>[], grid: Grid, label: ((bucket: number) => string) | null): void {
+  /** Adds roll-up rows (arrays: key, bucket when `label` is given, the SUMMED columns, the ghost count). */
+  private addRows(rows: unknown[][], grid: Grid, label: ((bucket: number) => string) | null): void {
     const labels = new Map<number, string>();
+    const first = label ? 2 : 1;
     for (const row of rows) {
       let l = '';
       if (label) {
-        const b = Number(row.bucket);
+        const b = Number(row[1]);
         l = labels.get(b) ?? label(b);
         labels.set(b, l);
       }
-      const v = cell(grid, String(row.k), l);
-      for (const [i, c] of READ) v[i]! += Number(row[c] ?? 0);
-      v[NCOLS]! += Number(row.ghost ?? 0);
+      const v = cell(grid, String(row[0]), l);
+      for (let j = 0; j < READ.length; j++) v[READ[j]!]! += Number(row[first + j] ?? 0);
+      v[NCOLS]! += Number(row[first + READ.length] ?? 0);
     }
   }
 
