@@ -16,6 +16,7 @@ import { RateLimiter } from './http/rate-limit.js';
 import { CODE_KEYWORDS } from './http/validation.js';
 import { allOperations } from './modules/index.js';
 import { registerStream } from './modules/events/stream.js';
+import { PRESERIALIZED } from './modules/events/view-cache.js';
 import { installMetrics } from './observability/metrics.js';
 import { installWallboard } from './modules/wallboard/wallboard.static.js';
 
@@ -56,8 +57,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     ajv: { customOptions: { coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, keywords: CODE_KEYWORDS } },
   });
-  // A cached live view carries its JSON already (modules/events/view-cache.ts).
-  app.setSerializerCompiler(() => (data) => (data as Record<symbol, string>)[Symbol.for('callcenter.preserialized-json')] ?? JSON.stringify(data));
+  // A cached live view carries its JSON already, encoded (modules/events/view-cache.ts). Fastify
+  // sends a Buffer payload as it is; its serializer type only admits strings.
+  app.setSerializerCompiler(() => (data) => ((data as Record<symbol, Buffer>)[PRESERIALIZED] as unknown as string) ?? JSON.stringify(data));
 
   const auth = new AuthService(db, clock, config.sessionTtlSeconds * 1000);
   await auth.start();

@@ -10,6 +10,7 @@
  */
 export class ViewCache<T> {
   private readonly entries = new Map<string, { seq: number | string; second: number; value: T }>();
+  private readonly inflight = new Map<string, Promise<T>>();
 
   constructor(private readonly max = 2000) {}
 
@@ -18,9 +19,37 @@ export class ViewCache<T> {
     return e && e.seq === seq && e.second === second ? e.value : undefined;
   }
 
+  /**
+   * The cached value, or `compute()`'s — computed once however many requests
+   * ask at the same time: at each new second every waiting request would
+   * otherwise miss together and compute the same view side by side.
+   */
+  async getOrCompute(key: string, seq: number | string, second: number, compute: () => Promise<T>): Promise<T> {
+    const hit = this.get(key, seq, second);
+    if (hit) return hit;
+    const id = `${key}\u0000${seq}\u0000${second}`;
+    let pending = this.inflight.get(id);
+    if (!pending) {
+      pending = compute().then(
+        (value) => {
+          this.inflight.delete(id);
+          this.set(key, seq, second, value);
+          return value;
+        },
+        (err: unknown) => {
+          this.inflight.delete(id);
+          throw err;
+        },
+      );
+      this.inflight.set(id, pending);
+    }
+    return pending;
+  }
+
   /** Forgets every entry whose key starts with `prefix` (an account's views, keyed `<accountId>|…`). */
   dropPrefix(prefix: string): void {
     for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+    for (const id of this.inflight.keys()) if (id.startsWith(prefix)) this.inflight.delete(id);
   }
 
   set(key: string, seq: number | string, second: number, value: T): void {
@@ -30,15 +59,15 @@ export class ViewCache<T> {
 }
 
 /**
- * A cached view also carries its whole success envelope as JSON under this
- * symbol; the app's serializer (app.ts) sends that string as it is instead of
- * serialising tens of kilobytes again on every request. Object spread (the
- * envelope is built with one) copies symbol-keyed properties; JSON.stringify
- * and the schema checks ignore them.
+ * A cached view also carries its whole success envelope as UTF-8 JSON under
+ * this symbol; the app's serializer (app.ts) sends those bytes as they are
+ * instead of serialising and encoding tens of kilobytes again on every
+ * request. Object spread (the envelope is built with one) copies
+ * symbol-keyed properties; JSON.stringify and the schema checks ignore them.
  */
 export const PRESERIALIZED = Symbol.for('callcenter.preserialized-json');
 
 export function withPreserialized<T extends object>(fields: T): T {
-  (fields as Record<symbol, string>)[PRESERIALIZED] = JSON.stringify({ status: 'success', code: 200, ...fields });
+  (fields as Record<symbol, Buffer>)[PRESERIALIZED] = Buffer.from(JSON.stringify({ status: 'success', code: 200, ...fields }));
   return fields;
 }

@@ -98,11 +98,7 @@ export class LiveService {
     const key = `${principal.accountId}|${visibleSubtreeOf(principal)}|${JSON.stringify([q.groupid ?? null, q.status ?? null, Number(q.A ?? 0), q.filter ?? []])}`;
     const version = await this.live.viewVersion(principal.accountId);
     const second = Math.floor(this.ctx.clock.now() / 1000);
-    const hit = this.cache.get(key, version, second);
-    if (hit) return hit;
-    const view = withPreserialized(await this.compute(principal, q));
-    this.cache.set(key, version, second, view);
-    return view;
+    return this.cache.getOrCompute(key, version, second, async () => withPreserialized(await this.compute(principal, q)));
   }
 
   private async compute(principal: Principal, q: LiveQuery) {

@@ -98,15 +98,13 @@ export class QueueService {
     const key = `${principal.accountId}|${window}|${visible ? [...visible].join(',') : '*'}`;
     const seq = await this.live.sequence(principal.accountId);
     const second = Math.floor(this.ctx.clock.now() / 1000);
-    const hit = this.countCache.get(key, seq, second);
-    if (hit) return hit;
-    const computed = await this.computeCount(principal, window);
-    // A can_see 0 principal sees per-agent rows only of the agents it may see.
-    if (visible) computed.data.ag = computed.data.ag.filter((r) => visible.has(r.key));
-    const view = withPreserialized(computed);
     // Cached under the sequence read first: a concurrent event makes the next request recompute.
-    this.countCache.set(key, seq, second, view);
-    return view;
+    return this.countCache.getOrCompute(key, seq, second, async () => {
+      const computed = await this.computeCount(principal, window);
+      // A can_see 0 principal sees per-agent rows only of the agents it may see.
+      if (visible) computed.data.ag = computed.data.ag.filter((r) => visible.has(r.key));
+      return withPreserialized(computed);
+    });
   }
 
   private async computeCount(principal: Principal, window: number) {
