@@ -26,7 +26,9 @@ function buildIsCurrent() {
   }
 }
 
-if (buildIsCurrent()) {
+// Tells child processes and reports (callcenter bench) which of the two runs.
+process.env.CALLCENTER_RUNTIME = buildIsCurrent() ? 'build' : 'tsx';
+if (process.env.CALLCENTER_RUNTIME === 'build') {
   await import(built);
 } else {
   const { register } = await import('tsx/esm/api');
