@@ -11,6 +11,8 @@
 export class ViewCache<T> {
   private readonly entries = new Map<string, { seq: number | string; second: number; value: T }>();
   private readonly inflight = new Map<string, Promise<T>>();
+  /** Bumped by every drop. */
+  private generation = 0;
 
   constructor(private readonly max = 2000) {}
 
@@ -30,10 +32,12 @@ export class ViewCache<T> {
     const id = `${key}\u0000${seq}\u0000${second}`;
     let pending = this.inflight.get(id);
     if (!pending) {
+      // A drop while computing (an agent changed) must not let the older answer into the cache.
+      const generation = this.generation;
       pending = compute().then(
         (value) => {
           this.inflight.delete(id);
-          this.set(key, seq, second, value);
+          if (generation === this.generation) this.set(key, seq, second, value);
           return value;
         },
         (err: unknown) => {
@@ -48,6 +52,7 @@ export class ViewCache<T> {
 
   /** Forgets every entry whose key starts with `prefix` (an account's views, keyed `<accountId>|…`). */
   dropPrefix(prefix: string): void {
+    this.generation++;
     for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
     for (const id of this.inflight.keys()) if (id.startsWith(prefix)) this.inflight.delete(id);
   }
