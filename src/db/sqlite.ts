@@ -36,7 +36,7 @@ export class SqliteDatabase implements Database {
   private readonly raw: BetterSqlite3.Database;
   private readonly cache = new Map<string, { stmt: BetterSqlite3.Statement; order: number[] | null }>();
   /** Statements in raw mode (rows as arrays), kept apart: raw mode is a property of the statement. */
-  private readonly rawCache = new Map<string, { stmt: BetterSqlite3.Statement; order: number[] | null }>();
+  private readonly rawCache: typeof this.cache = new Map();
   private readonly feed = new EventEmitter();
   /** Set while a transaction is open: other work on the single connection waits for it. */
   private txTail: Promise<void> | null = null;
@@ -53,22 +53,13 @@ export class SqliteDatabase implements Database {
     this.feed.setMaxListeners(0);
   }
 
-  private statement(sql: string) {
-    let entry = this.cache.get(sql);
+  private statement(sql: string, raw = false) {
+    const cache = raw ? this.rawCache : this.cache;
+    let entry = cache.get(sql);
     if (!entry) {
       const t = translate(sql);
-      entry = { stmt: this.raw.prepare(t.text), order: t.order };
-      this.cache.set(sql, entry);
-    }
-    return entry;
-  }
-
-  private rawStatement(sql: string) {
-    let entry = this.rawCache.get(sql);
-    if (!entry) {
-      const t = translate(sql);
-      entry = { stmt: this.raw.prepare(t.text).raw(true), order: t.order };
-      this.rawCache.set(sql, entry);
+      entry = { stmt: raw ? this.raw.prepare(t.text).raw(true) : this.raw.prepare(t.text), order: t.order };
+      cache.set(sql, entry);
     }
     return entry;
   }
@@ -95,7 +86,7 @@ export class SqliteDatabase implements Database {
       return { changes: stmt.run(...bind(params, order)).changes };
     },
     allValues: async (sql: string, params: readonly Param[] = []) => {
-      const { stmt, order } = this.rawStatement(sql);
+      const { stmt, order } = this.statement(sql, true);
       return stmt.all(...bind(params, order)) as unknown[][];
     },
   };

@@ -102,7 +102,7 @@ export class AnalysisRepository {
   /**
    * Column sums per key (and bucket) over roll-up rows; `gh` is the ghost
    * column for the account's threshold. Rows are arrays: key, bucket (when
-   * `byBucket`), the SUMMED columns in order, the ghost count (SUM_ROW).
+   * `byBucket`), the SUMMED columns in order, the ghost count.
    */
   async rollupSums(s: RollupSelection, ghostCol: string): Promise<unknown[][]> {
     const params: Param[] = [s.dim];

@@ -103,13 +103,8 @@ function round2(x: number): number {
   return Math.round(x * 100) / 100;
 }
 
-// A counter code's column, looked up once per code (a month of days by agent reads 100,000 counters).
-const codeColumns = new Map<string, number>();
-function columnOf(code: string): number {
-  let ix = codeColumns.get(code);
-  if (ix === undefined) codeColumns.set(code, (ix = IX[code.toLowerCase() as Col]));
-  return ix;
-}
+// The column of a plain counter code (TC → tc), built once: a month of days by agent reads 100,000 counters.
+const COLUMN_OF_CODE: Record<string, number> = Object.fromEntries(COLS.map((c, i) => [c.toUpperCase(), i]));
 
 /** The API counters from a summed vector; `ghost` is the account's threshold (≤ GHOST_MAX here). */
 export function countersOf(vec: ArrayLike<number>, codes: readonly Code[], ghostCount: number): Record<string, number | null> {
@@ -129,7 +124,7 @@ export function countersOf(vec: ArrayLike<number>, codes: readonly Code[], ghost
         out[code] = vec[IX.ca]! > 0 ? round2(vec[IX.hold_sum]! / vec[IX.ca]!) : null;
         break;
       default:
-        out[code] = vec[columnOf(code)]!;
+        out[code] = vec[COLUMN_OF_CODE[code]!]!;
     }
   }
   return out;
