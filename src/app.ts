@@ -9,14 +9,13 @@ import type { AppContext } from './context.js';
 import type { Database } from './db/types.js';
 import { installBodyParsing } from './http/body.js';
 import { installCors } from './http/cors.js';
-import { ErrorEnvelopeSchema } from './http/envelope.js';
+import { ErrorEnvelopeSchema, PRESERIALIZED } from './http/envelope.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { registerOperation } from './http/operation.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { CODE_KEYWORDS } from './http/validation.js';
 import { allOperations } from './modules/index.js';
 import { registerStream } from './modules/events/stream.js';
-import { PRESERIALIZED } from './modules/events/view-cache.js';
 import { installMetrics } from './observability/metrics.js';
 import { installWallboard } from './modules/wallboard/wallboard.static.js';
 
@@ -57,7 +56,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     ajv: { customOptions: { coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, keywords: CODE_KEYWORDS } },
   });
-  // A cached live view carries its JSON already, encoded (modules/events/view-cache.ts). Fastify
+  // Some answers carry their JSON already, encoded (http/envelope.ts, PRESERIALIZED). Fastify
   // sends a Buffer payload as it is; its serializer type only admits strings.
   app.setSerializerCompiler(() => (data) => ((data as Record<symbol, Buffer>)[PRESERIALIZED] as unknown as string) ?? JSON.stringify(data));
 

@@ -15,6 +15,32 @@ export function successEnvelope<T extends object>(fields: T): { status: 'success
   return { status: 'success', code: 200, ...fields };
 }
 
+/**
+ * An answer may carry its whole success envelope as UTF-8 JSON under this
+ * symbol; the app's serializer (app.ts) sends those bytes as they are. Cached
+ * live views use it so tens of kilobytes are not serialised and encoded again
+ * on every request; analysis/hits writes megabytes of counters as text
+ * without building objects first. Object spread (successEnvelope) copies
+ * symbol-keyed properties; JSON.stringify and the schema checks ignore them.
+ */
+export const PRESERIALIZED = Symbol.for('callcenter.preserialized-json');
+
+export function withPreserialized<T extends object>(fields: T): T {
+  (fields as Record<symbol, Buffer>)[PRESERIALIZED] = Buffer.from(JSON.stringify({ status: 'success', code: 200, ...fields }));
+  return fields;
+}
+
+/**
+ * A success answer `{status, code, data}` whose `data` is already JSON text.
+ * The object's own `data` is empty: the bytes are the answer (response
+ * schema checks in tests see an empty record, which any `data` record admits).
+ */
+export function preserializedData(dataJson: string): { data: Record<string, never> } {
+  const fields = { data: {} };
+  (fields as Record<symbol, Buffer>)[PRESERIALIZED] = Buffer.from(`{"status":"success","code":200,"data":${dataJson}}`);
+  return fields;
+}
+
 export const ErrorEnvelopeSchema = Type.Object(
   {
     status: Type.Literal('error'),

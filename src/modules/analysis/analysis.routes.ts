@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { preserializedData } from '../../http/envelope.js';
 import { defineOperation } from '../../http/operation.js';
 import { HitsBody, HitsResponse } from './analysis.schemas.js';
 import { AnalysisService } from './analysis.service.js';
@@ -21,8 +22,8 @@ export function analysisOperations(ctx: AppContext) {
       response: HitsResponse,
       errors: [1000, 1001, 1002, 1010, 1014, 1015, 1047, 1586],
       async handler({ principal, body }) {
-        const { data } = await analysis.hits(principal.accountId, body);
-        return { data };
+        const { dataJson } = await analysis.hits(principal.accountId, body);
+        return preserializedData(dataJson);
       },
     }),
   ];

@@ -2,15 +2,14 @@ import type { Database } from '../../db/types.js';
 import { analysisError } from '../../http/errors.js';
 import { AccountService } from '../account/account.service.js';
 import type { Clock } from '../../clock.js';
-import { COLS, GHOST_MAX, IX, NCOLS, addCallInKey, countersOf, keysOf, type Dim } from './counters.js';
+import { COLS, GHOST_MAX, IX, NCOLS, addCallInKey, keysOf, type Dim } from './counters.js';
+import { cell, hitsDataJson, type Grid } from './hits-json.js';
 import { parseRequest, type AnalysisQuery, type RawRequest } from './analysis.request.js';
 import { AnalysisRepository, SUMMED, type ValueFilter } from './analysis.repository.js';
 import { factsOfRow } from './rollup-store.js';
 import { offsetSeconds, wallLabel, wholeHourOffset } from './timezone.js';
 
 type Display = AnalysisQuery['display'];
-/** Counter vectors per breakdown key and bucket label ('' when not bucketed); slot NCOLS holds the ghost count. */
-type Grid = Map<string, Map<string, Float64Array>>;
 
 export type AnalysisPath = 'daily' | 'hourly' | 'cube' | 'split' | 'raw';
 
@@ -30,14 +29,6 @@ function valueFilter(q: AnalysisQuery, dim: Dim | 'direction'): ValueFilter | un
   return { include: f.include ? normalise(dim, f.include) : null, exclude: normalise(dim, f.exclude) };
 }
 
-function cell(grid: Grid, key: string, bucket: string): Float64Array {
-  let row = grid.get(key);
-  if (!row) grid.set(key, (row = new Map()));
-  let v = row.get(bucket);
-  if (!v) row.set(bucket, (v = new Float64Array(NCOLS + 1)));
-  return v;
-}
-
 /**
  * analysis/hits. Answers from the roll-ups when the filters touch only the
  * date, the direction and the breakdown's own dimension (the daily table for
@@ -55,7 +46,8 @@ export class AnalysisService {
     this.accounts = new AccountService(db, clock);
   }
 
-  async hits(accountId: number, body: RawRequest): Promise<{ data: Record<string, unknown>; path: AnalysisPath }> {
+  /** The answer's `data` as JSON text (see hitsDataJson) and the path that computed it. */
+  async hits(accountId: number, body: RawRequest): Promise<{ dataJson: string; path: AnalysisPath }> {
     const settings = await this.accounts.settings(accountId);
     const tz = settings.timezone;
     const q = parseRequest(body, tz);
@@ -73,7 +65,9 @@ export class AnalysisService {
     } else if (path === 'raw') await this.fromRaw(q, repo, tz, settings.ghostThresholdSecs, bucketed, grid);
     else if (path === 'cube') await this.fromCube(q, repo, settings.ghostThresholdSecs, bucketed, grid);
     else await this.fromRollup(q, repo, tz, settings.ghostThresholdSecs, bucketed, path, grid);
-    return { data: this.shape(q, grid), path };
+    const dataJson = hitsDataJson(q, grid);
+    if (dataJson === null) throw analysisError(1586);
+    return { dataJson, path };
   }
 
   private async choosePath(q: AnalysisQuery, repo: AnalysisRepository, tz: string, ghost: number, bucketed: boolean): Promise<AnalysisPath> {
@@ -180,26 +174,5 @@ export class AnalysisService {
         if (retried.has(c.callId)) v[IX.fr_can]! += 1;
       }
     }
-  }
-
-  /** multi true: key → bucket → counters; otherwise key → counters over the whole range. */
-  private shape(q: AnalysisQuery, grid: Grid): Record<string, unknown> {
-    const codes = q.fields.map((f) => f.code);
-    const renamed = q.fields.some((f) => f.name !== f.code);
-    const named = (v: Float64Array) => {
-      const c = countersOf(v, codes, v[NCOLS]!);
-      return renamed ? Object.fromEntries(q.fields.map((f) => [f.name, c[f.code]])) : c;
-    };
-    const data: Record<string, unknown> = {};
-    const keys = [...grid.keys()].sort((a, b) => (/^\d+$/.test(a) && /^\d+$/.test(b) ? Number(a) - Number(b) : a < b ? -1 : a > b ? 1 : 0));
-    for (const key of keys) {
-      const buckets = [...grid.get(key)!.entries()].filter(([, v]) => v[IX.tc]! > 0 || v[IX.fr_can]! > 0).sort(([a], [b]) => (a < b ? -1 : 1));
-      if (buckets.length === 0) continue;
-      if (q.multi && q.display !== 'total') data[key] = Object.fromEntries(buckets.map(([label, v]) => [label, named(v)]));
-      else if (q.multi) data[key] = { total: named(buckets[0]![1]) };
-      else data[key] = named(buckets[0]![1]);
-    }
-    if (Object.keys(data).length === 0) throw analysisError(1586);
-    return data;
   }
 }

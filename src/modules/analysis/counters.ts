@@ -106,26 +106,18 @@ function round2(x: number): number {
 // The column of a plain counter code (TC → tc), built once: a month of days by agent reads 100,000 counters.
 const COLUMN_OF_CODE: Record<string, number> = Object.fromEntries(COLS.map((c, i) => [c.toUpperCase(), i]));
 
-/** The API counters from a summed vector; `ghost` is the account's threshold (≤ GHOST_MAX here). */
-export function countersOf(vec: ArrayLike<number>, codes: readonly Code[], ghostCount: number): Record<string, number | null> {
-  const out: Record<string, number | null> = {};
-  for (const code of codes) {
-    switch (code) {
-      case 'GH_UC':
-        out[code] = ghostCount;
-        break;
-      case 'FR_CAN_FR_PM_N':
-        out[code] = vec[IX.fr_can]!;
-        break;
-      case 'avgRingTime':
-        out[code] = vec[IX.tc]! > 0 ? round2(vec[IX.ring_sum]! / vec[IX.tc]!) : null;
-        break;
-      case 'avgHoldTime':
-        out[code] = vec[IX.ca]! > 0 ? round2(vec[IX.hold_sum]! / vec[IX.ca]!) : null;
-        break;
-      default:
-        out[code] = vec[COLUMN_OF_CODE[code]!]!;
-    }
+/** One API counter from a summed vector; `ghostCount` is the ghost column for the account's threshold. */
+export function counterValue(vec: ArrayLike<number>, code: Code, ghostCount: number): number | null {
+  switch (code) {
+    case 'GH_UC':
+      return ghostCount;
+    case 'FR_CAN_FR_PM_N':
+      return vec[IX.fr_can]!;
+    case 'avgRingTime':
+      return vec[IX.tc]! > 0 ? round2(vec[IX.ring_sum]! / vec[IX.tc]!) : null;
+    case 'avgHoldTime':
+      return vec[IX.ca]! > 0 ? round2(vec[IX.hold_sum]! / vec[IX.ca]!) : null;
+    default:
+      return vec[COLUMN_OF_CODE[code]!]!;
   }
-  return out;
 }

@@ -62,17 +62,3 @@ export class ViewCache<T> {
     this.entries.set(key, { seq, second, value });
   }
 }
-
-/**
- * A cached view also carries its whole success envelope as UTF-8 JSON under
- * this symbol; the app's serializer (app.ts) sends those bytes as they are
- * instead of serialising and encoding tens of kilobytes again on every
- * request. Object spread (the envelope is built with one) copies
- * symbol-keyed properties; JSON.stringify and the schema checks ignore them.
- */
-export const PRESERIALIZED = Symbol.for('callcenter.preserialized-json');
-
-export function withPreserialized<T extends object>(fields: T): T {
-  (fields as Record<symbol, Buffer>)[PRESERIALIZED] = Buffer.from(JSON.stringify({ status: 'success', code: 200, ...fields }));
-  return fields;
-}

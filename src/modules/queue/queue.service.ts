@@ -8,7 +8,8 @@ import { EventsService } from '../events/events.service.js';
 import { agentStateName } from '../events/live.types.js';
 import { LiveStateService } from '../events/live-state.service.js';
 import { LiveService } from '../live/live.service.js';
-import { ViewCache, withPreserialized } from '../events/view-cache.js';
+import { withPreserialized } from '../../http/envelope.js';
+import { ViewCache } from '../events/view-cache.js';
 import { liveCallView, queueStats } from './queue.stats.js';
 
 export const DEFAULT_WINDOW = 300;

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { AnalysisQuery } from './analysis.request.js';
+import { IX, NCOLS } from './counters.js';
+import { cell, hitsDataJson, type Grid } from './hits-json.js';
+
+function query(over: Partial<AnalysisQuery>): AnalysisQuery {
+  return { breakDown: 'campaign', display: 'date', multi: false, fields: [{ name: 'TC', code: 'TC' }], range: null, filters: {}, ...over };
+}
+
+function grid(entries: Array<[string, string, Partial<Record<'tc' | 'ca' | 'ring_sum' | 'fr_can', number>>, number?]>): Grid {
+  const g: Grid = new Map();
+  for (const [key, bucket, cols, ghosts] of entries) {
+    const v = cell(g, key, bucket);
+    for (const [c, n] of Object.entries(cols)) v[IX[c as keyof typeof IX]] = n;
+    v[NCOLS] = ghosts ?? 0;
+  }
+  return g;
+}
+
+describe('hitsDataJson', () => {
+  it('escapes keys: campaign ids and DIDs are caller-chosen strings', () => {
+    const text = hitsDataJson(query({}), grid([['a"b\\c\u2028', '', { tc: 2 }]]))!;
+    expect(JSON.parse(text)).toEqual({ 'a"b\\c\u2028': { TC: 2 } });
+  });
+
+  it('writes renamed fields, nulls for undefined averages, the ghost slot for GH_UC, and numeric keys in numeric order', () => {
+    const q = query({
+      breakDown: 'agent',
+      fields: [
+        { name: 'TH', code: 'TC' },
+        { name: 'avgRingTime', code: 'avgRingTime' },
+        { name: 'avgHoldTime', code: 'avgHoldTime' },
+        { name: 'GH_UC', code: 'GH_UC' },
+      ],
+    });
+    const text = hitsDataJson(q, grid([['10', '', { tc: 3, ring_sum: 10 }, 1], ['9', '', { tc: 1, ring_sum: 0 }]]))!;
+    expect(JSON.parse(text)).toEqual({
+      '9': { TH: 1, avgRingTime: 0, avgHoldTime: null, GH_UC: 0 },
+      '10': { TH: 3, avgRingTime: 3.33, avgHoldTime: null, GH_UC: 1 },
+    });
+    expect(text.indexOf('"9"')).toBeLessThan(text.indexOf('"10"'));
+  });
+
+  it('nests buckets in label order under multi, {total} for disPlay total, and leaves out empty buckets', () => {
+    const g = grid([
+      ['c1', '2026-11-02', { tc: 1 }],
+      ['c1', '2026-11-01', { tc: 0, fr_can: 1 }],
+      ['c1', '2026-11-03', {}],
+    ]);
+    const text = hitsDataJson(query({ multi: true }), g)!;
+    expect(JSON.parse(text)).toEqual({ c1: { '2026-11-01': { TC: 0 }, '2026-11-02': { TC: 1 } } });
+    expect(text.indexOf('2026-11-01')).toBeLessThan(text.indexOf('2026-11-02'));
+    expect(JSON.parse(hitsDataJson(query({ multi: true, display: 'total' }), grid([['c1', '', { tc: 4 }]]))!)).toEqual({ c1: { total: { TC: 4 } } });
+  });
+
+  it('is null when no bucket has a hit (the service answers 1586)', () => {
+    expect(hitsDataJson(query({}), grid([['c1', '', {}]]))).toBeNull();
+    expect(hitsDataJson(query({}), new Map())).toBeNull();
+  });
+});
