@@ -1,8 +1,9 @@
 /**
  * A short-lived cache of computed live views (Agent/live, queue/count). An
  * entry is served only while the account's event sequence is unchanged (read
- * from the database on every request, so an applied event — on any node — is
- * visible to the next request) and within the same clock second (the views
+ * from the database for every request — one read shared by the requests of a
+ * moment, CoalescedRead — so an applied event, on any node, is visible to the
+ * next request) and within the same clock second (the views
  * show whole-second durations). Callers may fold more into `seq` (Agent/live
  * adds the agent and group-mapping counts and the default group, so a new,
  * deleted or re-mapped agent shows at once); changes of agents and roles drop

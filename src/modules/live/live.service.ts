@@ -8,6 +8,7 @@ import { localDay } from '../events/local-day.js';
 import { agentStateName, type AgentLive, type AgentStateName, type CallLive } from '../events/live.types.js';
 import { LiveStateService } from '../events/live-state.service.js';
 import { withPreserialized } from '../../http/envelope.js';
+import { CoalescedRead } from '../events/coalesced-read.js';
 import { ViewCache } from '../events/view-cache.js';
 import { GroupService } from '../group/group.service.js';
 import { hms } from './live.format.js';
@@ -63,11 +64,14 @@ export class LiveService {
   private readonly groups: GroupService;
   private readonly live: LiveStateService;
   private readonly cache = new ViewCache<object>();
+  /** One version read shared by the requests of a moment (each still sees every earlier write). */
+  private readonly versions: CoalescedRead<number, string>;
 
   constructor(private readonly ctx: AppContext) {
     this.accounts = new AccountService(ctx.db, ctx.clock);
     this.groups = new GroupService(ctx.db, ctx.clock);
     this.live = new LiveStateService(ctx.db);
+    this.versions = new CoalescedRead((accountId) => this.live.viewVersion(accountId));
     // A renamed, re-parented or deactivated agent (or a changed role) shows at once, not within the
     // second: a can_see 0 supervisor must not keep seeing an agent moved out of its subtree.
     ctx.auth.onAccountChange((accountId) => this.cache.dropPrefix(`${accountId}|`));
@@ -97,7 +101,7 @@ export class LiveService {
   /** Served from a per-second cache while nothing it depends on changed (see ViewCache). */
   async agentsLive(principal: Principal, q: LiveQuery) {
     const key = `${principal.accountId}|${visibleSubtreeOf(principal)}|${JSON.stringify([q.groupid ?? null, q.status ?? null, Number(q.A ?? 0), q.filter ?? []])}`;
-    const version = await this.live.viewVersion(principal.accountId);
+    const version = await this.versions.read(principal.accountId);
     const second = Math.floor(this.ctx.clock.now() / 1000);
     return this.cache.getOrCompute(key, version, second, async () => withPreserialized(await this.compute(principal, q)));
   }

@@ -9,6 +9,7 @@ import { agentStateName } from '../events/live.types.js';
 import { LiveStateService } from '../events/live-state.service.js';
 import { LiveService } from '../live/live.service.js';
 import { withPreserialized } from '../../http/envelope.js';
+import { CoalescedRead } from '../events/coalesced-read.js';
 import { ViewCache } from '../events/view-cache.js';
 import { liveCallView, queueStats } from './queue.stats.js';
 
@@ -69,6 +70,8 @@ export class QueueService {
   private readonly history: CallHistoryService;
   private readonly events: EventsService;
   private readonly countCache = new ViewCache<object>();
+  /** One sequence read shared by the requests of a moment (each still sees every earlier event). */
+  private readonly sequences: CoalescedRead<number, number>;
   private readonly agentsView: LiveService;
 
   constructor(private readonly ctx: AppContext) {
@@ -76,6 +79,7 @@ export class QueueService {
     this.history = new CallHistoryService(ctx.db);
     this.events = new EventsService(ctx);
     this.agentsView = new LiveService(ctx);
+    this.sequences = new CoalescedRead((accountId) => this.live.sequence(accountId));
   }
 
   private async stats(accountId: number, window: number) {
@@ -97,7 +101,7 @@ export class QueueService {
   async count(principal: Principal, window = DEFAULT_WINDOW) {
     const visible = await this.agentsView.visibleAgentIds(principal);
     const key = `${principal.accountId}|${window}|${visible ? [...visible].join(',') : '*'}`;
-    const seq = await this.live.sequence(principal.accountId);
+    const seq = await this.sequences.read(principal.accountId);
     const second = Math.floor(this.ctx.clock.now() / 1000);
     // Cached under the sequence read first: a concurrent event makes the next request recompute.
     return this.countCache.getOrCompute(key, seq, second, async () => {
