@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EventEmitter } from 'node:events';
 import BetterSqlite3 from 'better-sqlite3';
-import type { Database, Listener, Param, Queryable, Row, RunResult } from './types.js';
+import { DatabaseUnavailableError, type Database, type Listener, type Param, type Queryable, type Row, type RunResult } from './types.js';
 
 interface Translated {
   text: string;
@@ -31,6 +31,17 @@ function bind(params: readonly Param[], order: number[] | null): unknown[] {
   return out;
 }
 
+/**
+ * The database file stayed locked by another process past the busy timeout
+ * (a backup, a second process writing): the request answers 503 / 1010 like
+ * an unreachable PostgreSQL, not 500.
+ */
+function unavailableWhenBusy(err: unknown): never {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))) throw new DatabaseUnavailableError(err);
+  throw err;
+}
+
 export class SqliteDatabase implements Database {
   readonly dialect = 'sqlite' as const;
   private readonly raw: BetterSqlite3.Database;
@@ -41,14 +52,14 @@ export class SqliteDatabase implements Database {
   /** Set while a transaction is open: other work on the single connection waits for it. */
   private txTail: Promise<void> | null = null;
 
-  constructor(file: string) {
+  constructor(file: string, options: { busyTimeoutMs?: number } = {}) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
     this.raw = new BetterSqlite3(file);
     this.raw.pragma('journal_mode = WAL');
     // NORMAL keeps every committed transaction across a process kill (the WAL is
     // written before COMMIT returns); only an OS crash could lose the last ones.
     this.raw.pragma('synchronous = NORMAL');
-    this.raw.pragma('busy_timeout = 5000');
+    this.raw.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     this.raw.pragma('foreign_keys = ON');
     this.feed.setMaxListeners(0);
   }
@@ -69,25 +80,36 @@ export class SqliteDatabase implements Database {
     dialect: 'sqlite',
     all: async <T = Row>(sql: string, params: readonly Param[] = []) => {
       const { stmt, order } = this.statement(sql);
-      return stmt.all(...bind(params, order)) as T[];
+      try {
+        return stmt.all(...bind(params, order)) as T[];
+      } catch (err) {
+        return unavailableWhenBusy(err);
+      }
     },
     get: async <T = Row>(sql: string, params: readonly Param[] = []) => {
       const { stmt, order } = this.statement(sql);
-      return (stmt.reader ? stmt.get(...bind(params, order)) : (stmt.run(...bind(params, order)), undefined)) as
-        | T
-        | undefined;
+      try {
+        return (stmt.reader ? stmt.get(...bind(params, order)) : (stmt.run(...bind(params, order)), undefined)) as T | undefined;
+      } catch (err) {
+        return unavailableWhenBusy(err);
+      }
     },
     run: async (sql: string, params: readonly Param[] = []): Promise<RunResult> => {
       const { stmt, order } = this.statement(sql);
-      if (stmt.reader) {
-        const rows = stmt.all(...bind(params, order));
-        return { changes: rows.length };
+      try {
+        if (stmt.reader) return { changes: stmt.all(...bind(params, order)).length };
+        return { changes: stmt.run(...bind(params, order)).changes };
+      } catch (err) {
+        return unavailableWhenBusy(err);
       }
-      return { changes: stmt.run(...bind(params, order)).changes };
     },
     allValues: async (sql: string, params: readonly Param[] = []) => {
       const { stmt, order } = this.statement(sql, true);
-      return stmt.all(...bind(params, order)) as unknown[][];
+      try {
+        return stmt.all(...bind(params, order)) as unknown[][];
+      } catch (err) {
+        return unavailableWhenBusy(err);
+      }
     },
   };
 
@@ -116,10 +138,18 @@ export class SqliteDatabase implements Database {
     let release!: () => void;
     this.txTail = new Promise<void>((resolve) => (release = resolve));
     try {
-      this.raw.exec('BEGIN IMMEDIATE');
+      try {
+        this.raw.exec('BEGIN IMMEDIATE');
+      } catch (err) {
+        unavailableWhenBusy(err);
+      }
       try {
         const result = await fn(this.direct);
-        this.raw.exec('COMMIT');
+        try {
+          this.raw.exec('COMMIT');
+        } catch (err) {
+          unavailableWhenBusy(err);
+        }
         return result;
       } catch (err) {
         if (this.raw.inTransaction) this.raw.exec('ROLLBACK');

@@ -1,9 +1,14 @@
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/config.js';
 import { tryLock, unlock, withLocks } from '../../src/db/locks.js';
 import { loadMigrations, migrate } from '../../src/db/migrate.js';
 import { PostgresDatabase } from '../../src/db/postgres.js';
+import { SqliteDatabase } from '../../src/db/sqlite.js';
+import { systemClock } from '../../src/clock.js';
+import { AccountService } from '../../src/modules/account/account.service.js';
 import { tenant } from '../../src/db/tenant.js';
 import { runCli } from '../helpers/cli.js';
 import { freshDatabase, testDialects } from '../helpers/databases.js';
@@ -99,6 +104,33 @@ describe('an unreachable database', () => {
     } finally {
       await app.close();
       await db.close();
+    }
+  });
+
+  it('answers 503 / 1010 while another process keeps the SQLite file locked past the busy timeout, and recovers', async () => {
+    const t = await freshDatabase('sqlite');
+    const file = path.join(t.env.DATA_DIR!, 'callcenter.db');
+    await migrate(t.db);
+    await new AccountService(t.db, systemClock).create({ username: 'busy-owner', password: 'busy-owner-password' });
+    await t.db.close();
+    const db = new SqliteDatabase(file, { busyTimeoutMs: 50 });
+    const other = new BetterSqlite3(file);
+    const { app } = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db });
+    const login = () => app.inject({ method: 'POST', url: '/api/v2/auth/login', payload: { username: 'busy-owner', password: 'busy-owner-password' } });
+    try {
+      other.exec('BEGIN IMMEDIATE'); // the other process writes and holds the lock
+      const res = await login();
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ status: 'error', code: 1010, message: 'Database connection error' });
+      other.exec('COMMIT');
+      const again = await login();
+      expect(again.statusCode).toBe(200);
+      expect(again.json()).toMatchObject({ status: 'success' });
+    } finally {
+      other.close();
+      await app.close();
+      await db.close();
+      await t.drop();
     }
   });
 
