@@ -31,15 +31,18 @@ export function withPreserialized<T extends object>(fields: T): T {
 }
 
 /**
- * A success answer `{status, code, data}` whose `data` is already JSON text.
- * The object's own `data` is empty: the bytes are the answer (response
+ * A success answer `{status, code, data}` whose `data` is already encoded
+ * JSON. The object's own `data` is empty: the bytes are the answer (response
  * schema checks in tests see an empty record, which any `data` record admits).
  */
-export function preserializedData(dataJson: string): { data: Record<string, never> } {
+export function preserializedData(dataJson: Buffer): { data: Record<string, never> } {
   const fields = { data: {} };
-  (fields as Record<symbol, Buffer>)[PRESERIALIZED] = Buffer.from(`{"status":"success","code":200,"data":${dataJson}}`);
+  (fields as Record<symbol, Buffer>)[PRESERIALIZED] = Buffer.concat([DATA_PREFIX, dataJson, CLOSE]);
   return fields;
 }
+
+const DATA_PREFIX = Buffer.from('{"status":"success","code":200,"data":');
+const CLOSE = Buffer.from('}');
 
 export const ErrorEnvelopeSchema = Type.Object(
   {

@@ -46,8 +46,8 @@ export class AnalysisService {
     this.accounts = new AccountService(db, clock);
   }
 
-  /** The answer's `data` as JSON text (see hitsDataJson) and the path that computed it. */
-  async hits(accountId: number, body: RawRequest): Promise<{ dataJson: string; path: AnalysisPath }> {
+  /** The answer's `data` as JSON bytes (see hitsDataJson) and the path that computed it. */
+  async hits(accountId: number, body: RawRequest): Promise<{ dataJson: Buffer; path: AnalysisPath }> {
     const settings = await this.accounts.settings(accountId);
     const tz = settings.timezone;
     const q = parseRequest(body, tz);

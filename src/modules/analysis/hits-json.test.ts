@@ -20,7 +20,7 @@ function grid(entries: Array<[string, string, Partial<Record<'tc' | 'ca' | 'ring
 describe('hitsDataJson', () => {
   it('escapes keys: campaign ids and DIDs are caller-chosen strings', () => {
     const text = hitsDataJson(query({}), grid([['a"b\\c\u2028', '', { tc: 2 }]]))!;
-    expect(JSON.parse(text)).toEqual({ 'a"b\\c\u2028': { TC: 2 } });
+    expect(JSON.parse(text.toString())).toEqual({ 'a"b\\c\u2028': { TC: 2 } });
   });
 
   it('writes renamed fields, nulls for undefined averages, the ghost slot for GH_UC, and numeric keys in numeric order', () => {
@@ -34,7 +34,7 @@ describe('hitsDataJson', () => {
       ],
     });
     const text = hitsDataJson(q, grid([['10', '', { tc: 3, ring_sum: 10 }, 1], ['9', '', { tc: 1, ring_sum: 0 }]]))!;
-    expect(JSON.parse(text)).toEqual({
+    expect(JSON.parse(text.toString())).toEqual({
       '9': { TH: 1, avgRingTime: 0, avgHoldTime: null, GH_UC: 0 },
       '10': { TH: 3, avgRingTime: 3.33, avgHoldTime: null, GH_UC: 1 },
     });
@@ -48,9 +48,9 @@ describe('hitsDataJson', () => {
       ['c1', '2026-11-03', {}],
     ]);
     const text = hitsDataJson(query({ multi: true }), g)!;
-    expect(JSON.parse(text)).toEqual({ c1: { '2026-11-01': { TC: 0 }, '2026-11-02': { TC: 1 } } });
+    expect(JSON.parse(text.toString())).toEqual({ c1: { '2026-11-01': { TC: 0 }, '2026-11-02': { TC: 1 } } });
     expect(text.indexOf('2026-11-01')).toBeLessThan(text.indexOf('2026-11-02'));
-    expect(JSON.parse(hitsDataJson(query({ multi: true, display: 'total' }), grid([['c1', '', { tc: 4 }]]))!)).toEqual({ c1: { total: { TC: 4 } } });
+    expect(JSON.parse(hitsDataJson(query({ multi: true, display: 'total' }), grid([['c1', '', { tc: 4 }]]))!.toString())).toEqual({ c1: { total: { TC: 4 } } });
   });
 
   it('is null when no bucket has a hit (the service answers 1586)', () => {

@@ -1,4 +1,5 @@
 import { counterValue, IX, NCOLS } from './counters.js';
+import { JsonBytes } from './json-bytes.js';
 import type { AnalysisQuery } from './analysis.request.js';
 
 /** Counter vectors per breakdown key and bucket label ('' when not bucketed); slot NCOLS holds the ghost count. */
@@ -20,7 +21,7 @@ function byKey(a: string, b: string): number {
 }
 
 /**
- * The `data` of an analysis/hits answer as JSON text, written straight from
+ * The `data` of an analysis/hits answer as JSON bytes, written straight from
  * the counter vectors: a month of hours by agent is 144,000 buckets, and
  * building an object per bucket only to stringify it cost more than reading
  * the roll-ups. Shape: multi true → key → bucket → counters (`{total: …}`
@@ -28,30 +29,31 @@ function byKey(a: string, b: string): number {
  * no hit and no answered retry are left out; null when nothing is left
  * (the caller answers 1586).
  */
-export function hitsDataJson(q: AnalysisQuery, grid: Grid): string | null {
-  const fields = q.fields.map((f, i) => ({ code: f.code, prefix: `${i === 0 ? '' : ','}${JSON.stringify(f.name)}:` }));
-  const counters = (v: Float64Array): string => {
-    let out = '{';
-    for (const f of fields) {
-      const value = counterValue(v, f.code, v[NCOLS]!);
-      out += f.prefix + (value === null ? 'null' : String(value));
-    }
-    return out + '}';
+export function hitsDataJson(q: AnalysisQuery, grid: Grid): Buffer | null {
+  const fields = q.fields.map((f, i) => ({ code: f.code, prefix: `${i === 0 ? '{' : ','}${JSON.stringify(f.name)}:` }));
+  const out = new JsonBytes();
+  const counters = (v: Float64Array): void => {
+    for (const f of fields) out.ascii(f.prefix).number(counterValue(v, f.code, v[NCOLS]!));
+    out.ascii('}');
   };
   const bucketed = q.multi && q.display !== 'total';
-  let json = '';
   for (const key of [...grid.keys()].sort(byKey)) {
     const buckets = [...grid.get(key)!].filter(([, v]) => v[IX.tc]! > 0 || v[IX.fr_can]! > 0);
     if (buckets.length === 0) continue;
-    json += `${json === '' ? '{' : ','}${JSON.stringify(key)}:`;
+    out.ascii(out.length === 0 ? '{' : ',').string(key).ascii(':');
     if (bucketed) {
       buckets.sort(([a], [b]) => (a < b ? -1 : 1));
-      let inner = '';
       // Bucket labels are digits, dashes, a space and a colon: nothing to escape.
-      for (const [label, v] of buckets) inner += `${inner === '' ? '{' : ','}"${label}":${counters(v)}`;
-      json += `${inner}}`;
-    } else if (q.multi) json += `{"total":${counters(buckets[0]![1])}}`;
-    else json += counters(buckets[0]![1]);
+      buckets.forEach(([label, v], i) => {
+        out.ascii(i === 0 ? '{"' : ',"').ascii(label).ascii('":');
+        counters(v);
+      });
+      out.ascii('}');
+    } else if (q.multi) {
+      out.ascii('{"total":');
+      counters(buckets[0]![1]);
+      out.ascii('}');
+    } else counters(buckets[0]![1]);
   }
-  return json === '' ? null : `${json}}`;
+  return out.length === 0 ? null : out.ascii('}').bytes();
 }
