@@ -1,6 +1,6 @@
 import type { Param, Queryable } from '../../db/types.js';
 import { tenant, type TenantQueries } from '../../db/tenant.js';
-import { COLS, type Dim } from './counters.js';
+import { COLS, DERIVED, type Dim } from './counters.js';
 import { CALL_COLUMNS } from './rollup-store.js';
 
 /** Kept and excluded values of one filter dimension (already normalised). */
@@ -57,8 +57,12 @@ function sumList(ghostCol: string): string {
   return [...SUMMED.map((c) => `${sum(c)} AS ${c}`), `${sum(ghostCol)} AS ghost`].join(', ');
 }
 
-/** The columns read back (the ghost column is chosen per account). */
-export const SUMMED = COLS.filter((c) => !c.startsWith('gh'));
+/**
+ * The columns read back (the ghost column is chosen per account). MC, UC and
+ * FR_UC are not: they follow from the others (counters.ts, DERIVED), and
+ * every value read costs — a month of days by agent reads 6,000 rows.
+ */
+export const SUMMED = COLS.filter((c) => !c.startsWith('gh') && !(c in DERIVED));
 
 /** Builds `AND col IN (...)` / `NOT IN` clauses, pushing parameters (numbered after $1, the account). */
 function valueClauses(col: string, f: ValueFilter | undefined, params: Param[], numeric: boolean): string {

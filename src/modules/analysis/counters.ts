@@ -19,6 +19,9 @@ export const NCOLS = COLS.length;
 export const IX = Object.fromEntries(COLS.map((c, i) => [c, i])) as Record<Col, number>;
 const GH0 = IX.gh0;
 
+/** A vector of COLS (roll-up rows keep typed arrays; query grids plain arrays, much cheaper to allocate). */
+export type CounterVector = number[] | Float64Array;
+
 export const DIMS = ['agent', 'group', 'did', 'campaign'] as const;
 export type Dim = (typeof DIMS)[number];
 
@@ -62,7 +65,7 @@ export function keysOf(c: CallFacts, dim: Dim): Map<string, CallFacts['hits']> {
 }
 
 /** Adds `sign` × the counters of call `c` through `hits` (its hits in one key) to `vec`. */
-export function addCallInKey(vec: Float64Array, c: CallFacts, hits: CallFacts['hits'], sign: number): void {
+export function addCallInKey(vec: CounterVector, c: CallFacts, hits: CallFacts['hits'], sign: number): void {
   if (hits.length === 0) return;
   let answered = 0;
   let ring = 0;
@@ -106,6 +109,30 @@ function round2(x: number): number {
 // The column of a plain counter code (TC → tc), built once: a month of days by agent reads 100,000 counters.
 const COLUMN_OF_CODE: Record<string, number> = Object.fromEntries(COLS.map((c, i) => [c.toUpperCase(), i]));
 
+/**
+ * Columns that are sums of others, call by call (so in every sum of calls):
+ * a missed hit is a hit not answered; a distinct call in a key is answered
+ * there, answered elsewhere or missed by all, exactly one of the three; and
+ * the same for retries. Queries compute them instead of reading them.
+ */
+export const DERIVED: Partial<Record<Col, (v: ArrayLike<number>) => number>> = {
+  mc: (v) => v[IX.tc]! - v[IX.ac]!,
+  uc: (v) => v[IX.ca]! + v[IX.pm]! + v[IX.cm]!,
+  fr_uc: (v) => v[IX.fr_ca]! + v[IX.fr_pm]! + v[IX.fr_cm]!,
+};
+
+/**
+ * The vector slot a counter is read from as it is (GH_UC: slot NCOLS, the
+ * ghost count), or -1 for the averages and DERIVED counters, which
+ * counterValue computes.
+ */
+export function counterSlot(code: Code): number {
+  if (code === 'GH_UC') return NCOLS;
+  if (code === 'FR_CAN_FR_PM_N') return IX.fr_can;
+  if (code === 'avgRingTime' || code === 'avgHoldTime' || code.toLowerCase() in DERIVED) return -1;
+  return COLUMN_OF_CODE[code]!;
+}
+
 /** One API counter from a summed vector; `ghostCount` is the ghost column for the account's threshold. */
 export function counterValue(vec: ArrayLike<number>, code: Code, ghostCount: number): number | null {
   switch (code) {
@@ -117,6 +144,12 @@ export function counterValue(vec: ArrayLike<number>, code: Code, ghostCount: num
       return vec[IX.tc]! > 0 ? round2(vec[IX.ring_sum]! / vec[IX.tc]!) : null;
     case 'avgHoldTime':
       return vec[IX.ca]! > 0 ? round2(vec[IX.hold_sum]! / vec[IX.ca]!) : null;
+    case 'MC':
+      return DERIVED.mc!(vec);
+    case 'UC':
+      return DERIVED.uc!(vec);
+    case 'FR_UC':
+      return DERIVED.fr_uc!(vec);
     default:
       return vec[COLUMN_OF_CODE[code]!]!;
   }

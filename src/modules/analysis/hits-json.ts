@@ -1,16 +1,17 @@
-import { counterValue, IX, NCOLS } from './counters.js';
+import { counterSlot, counterValue, IX, NCOLS } from './counters.js';
 import { JsonBytes } from './json-bytes.js';
 import type { AnalysisQuery } from './analysis.request.js';
 
 /** Counter vectors per breakdown key and bucket label ('' when not bucketed); slot NCOLS holds the ghost count. */
-export type Grid = Map<string, Map<string, Float64Array>>;
+export type Grid = Map<string, Map<string, number[]>>;
 
 /** The counter vector of (key, bucket), created empty on first use. */
-export function cell(grid: Grid, key: string, bucket: string): Float64Array {
+export function cell(grid: Grid, key: string, bucket: string): number[] {
   let row = grid.get(key);
   if (!row) grid.set(key, (row = new Map()));
   let v = row.get(bucket);
-  if (!v) row.set(bucket, (v = new Float64Array(NCOLS + 1)));
+  // Plain arrays: a month of hours by agent is 144,000 cells, and a typed array costs several times more to allocate.
+  if (!v) row.set(bucket, (v = new Array<number>(NCOLS + 1).fill(0)));
   return v;
 }
 
@@ -30,10 +31,15 @@ function byKey(a: string, b: string): number {
  * (the caller answers 1586).
  */
 export function hitsDataJson(q: AnalysisQuery, grid: Grid): Buffer | null {
-  const fields = q.fields.map((f, i) => ({ code: f.code, prefix: `${i === 0 ? '{' : ','}${JSON.stringify(f.name)}:` }));
-  const out = new JsonBytes();
-  const counters = (v: Float64Array): void => {
-    for (const f of fields) out.ascii(f.prefix).number(counterValue(v, f.code, v[NCOLS]!));
+  const codes = q.fields.map((f) => f.code);
+  const slots = codes.map(counterSlot);
+  const prefixes = q.fields.map((f, i) => Buffer.from(`${i === 0 ? '{' : ','}${JSON.stringify(f.name)}:`));
+  const out = new JsonBytes(1 << 20);
+  const counters = (v: number[]): void => {
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      out.raw(prefixes[i]!).number(slot >= 0 ? v[slot]! : counterValue(v, codes[i]!, v[NCOLS]!));
+    }
     out.ascii('}');
   };
   const bucketed = q.multi && q.display !== 'total';

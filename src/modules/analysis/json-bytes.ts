@@ -2,7 +2,8 @@
  * Writes JSON text straight into bytes. An analysis answer runs to hundreds
  * of thousands of numbers; building a string first costs more than the
  * numbers themselves (string ropes, then a UTF-8 encoding pass over
- * megabytes). Integers — almost every counter — are written digit by digit.
+ * megabytes). Integers — almost every counter — are written digit by digit;
+ * anything else (averages, integers past 2^31) as String() writes it.
  */
 export class JsonBytes {
   private buf: Buffer;
@@ -34,26 +35,32 @@ export class JsonBytes {
     return this;
   }
 
+  /** Bytes already encoded (a field prefix written thousands of times). */
+  raw(bytes: Uint8Array): this {
+    this.room(bytes.length);
+    for (let i = 0; i < bytes.length; i++) this.buf[this.pos++] = bytes[i]!;
+    return this;
+  }
+
   /** A number as JSON.stringify writes it; null for null. */
   number(x: number | null): this {
     if (x === null) return this.ascii('null');
-    if (!Number.isSafeInteger(x) || Object.is(x, -0)) return this.ascii(Number.isFinite(x) ? String(x) : 'null');
-    this.room(17);
-    if (x < 0) {
-      this.buf[this.pos++] = 45; // '-'
-      x = -x;
-    }
-    if (x < 10) {
-      this.buf[this.pos++] = 48 + x;
+    // -0 passes (>= 0) and is written "0", as JSON.stringify writes it.
+    if (!(x >= 0 && x <= 0x7fffffff && x === Math.floor(x))) return this.ascii(Number.isFinite(x) ? String(x) : 'null');
+    this.room(10);
+    let n = x | 0;
+    if (n < 10) {
+      this.buf[this.pos++] = 48 + n;
       return this;
     }
-    let digits = 1;
-    for (let p = 10; p <= x; p *= 10) digits++;
-    for (let i = this.pos + digits - 1; i >= this.pos; i--) {
-      this.buf[i] = 48 + (x % 10);
-      x = Math.floor(x / 10);
+    const digits = n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : n < 1_000_000 ? 6 : n < 10_000_000 ? 7 : n < 100_000_000 ? 8 : n < 1_000_000_000 ? 9 : 10;
+    let i = this.pos + digits;
+    this.pos = i;
+    while (n > 0) {
+      const q = (n / 10) | 0;
+      this.buf[--i] = 48 + n - q * 10;
+      n = q;
     }
-    this.pos += digits;
     return this;
   }
 
