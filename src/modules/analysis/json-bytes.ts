@@ -23,7 +23,11 @@ export class JsonBytes {
   /** ASCII text as it is (punctuation, field prefixes, bucket labels: nothing to escape). */
   ascii(s: string): this {
     this.room(s.length);
-    for (let i = 0; i < s.length; i++) this.buf[this.pos++] = s.charCodeAt(i);
+    // Locals: the loop must not reload this.buf / this.pos on every byte.
+    const buf = this.buf;
+    let pos = this.pos;
+    for (let i = 0; i < s.length; i++) buf[pos++] = s.charCodeAt(i);
+    this.pos = pos;
     return this;
   }
 
@@ -38,7 +42,10 @@ export class JsonBytes {
   /** Bytes already encoded (a field prefix written thousands of times). */
   raw(bytes: Uint8Array): this {
     this.room(bytes.length);
-    for (let i = 0; i < bytes.length; i++) this.buf[this.pos++] = bytes[i]!;
+    const buf = this.buf;
+    let pos = this.pos;
+    for (let i = 0; i < bytes.length; i++) buf[pos++] = bytes[i]!;
+    this.pos = pos;
     return this;
   }
 
@@ -48,9 +55,10 @@ export class JsonBytes {
     // -0 passes (>= 0) and is written "0", as JSON.stringify writes it.
     if (!(x >= 0 && x <= 0x7fffffff && x === Math.floor(x))) return this.ascii(Number.isFinite(x) ? String(x) : 'null');
     this.room(10);
+    const buf = this.buf;
     let n = x | 0;
     if (n < 10) {
-      this.buf[this.pos++] = 48 + n;
+      buf[this.pos++] = 48 + n;
       return this;
     }
     const digits = n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : n < 1_000_000 ? 6 : n < 10_000_000 ? 7 : n < 100_000_000 ? 8 : n < 1_000_000_000 ? 9 : 10;
@@ -58,7 +66,7 @@ export class JsonBytes {
     this.pos = i;
     while (n > 0) {
       const q = (n / 10) | 0;
-      this.buf[--i] = 48 + n - q * 10;
+      buf[--i] = 48 + n - q * 10;
       n = q;
     }
     return this;
