@@ -34,7 +34,10 @@ export function hitsDataJson(q: AnalysisQuery, grid: Grid): Buffer | null {
   const codes = q.fields.map((f) => f.code);
   const slots = codes.map(counterSlot);
   const prefixes = q.fields.map((f, i) => Buffer.from(`${i === 0 ? '{' : ','}${JSON.stringify(f.name)}:`));
-  const out = new JsonBytes(1 << 20);
+  let cells = 0;
+  for (const row of grid.values()) cells += row.size;
+  // Sized to the answer (about 14 bytes a counter) so it seldom grows, and a small answer stays small.
+  const out = new JsonBytes(256 + cells * (24 + 14 * codes.length));
   const counters = (v: number[]): void => {
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i]!;
