@@ -79,24 +79,24 @@ export class SqliteDatabase implements Database {
   private direct: Queryable = {
     dialect: 'sqlite',
     all: async <T = Row>(sql: string, params: readonly Param[] = []) => {
-      const { stmt, order } = this.statement(sql);
       try {
+        const { stmt, order } = this.statement(sql);
         return stmt.all(...bind(params, order)) as T[];
       } catch (err) {
         return unavailableWhenBusy(err);
       }
     },
     get: async <T = Row>(sql: string, params: readonly Param[] = []) => {
-      const { stmt, order } = this.statement(sql);
       try {
+        const { stmt, order } = this.statement(sql);
         return (stmt.reader ? stmt.get(...bind(params, order)) : (stmt.run(...bind(params, order)), undefined)) as T | undefined;
       } catch (err) {
         return unavailableWhenBusy(err);
       }
     },
     run: async (sql: string, params: readonly Param[] = []): Promise<RunResult> => {
-      const { stmt, order } = this.statement(sql);
       try {
+        const { stmt, order } = this.statement(sql);
         if (stmt.reader) return { changes: stmt.all(...bind(params, order)).length };
         return { changes: stmt.run(...bind(params, order)).changes };
       } catch (err) {
@@ -104,8 +104,8 @@ export class SqliteDatabase implements Database {
       }
     },
     allValues: async (sql: string, params: readonly Param[] = []) => {
-      const { stmt, order } = this.statement(sql, true);
       try {
+        const { stmt, order } = this.statement(sql, true);
         return stmt.all(...bind(params, order)) as unknown[][];
       } catch (err) {
         return unavailableWhenBusy(err);

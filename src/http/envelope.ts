@@ -32,8 +32,8 @@ export function withPreserialized<T extends object>(fields: T): T {
 
 /**
  * A success answer `{status, code, data}` whose `data` is already encoded
- * JSON. The object's own `data` is empty: the bytes are the answer (response
- * schema checks in tests see an empty record, which any `data` record admits).
+ * JSON. The object's own `data` is empty: the bytes are the answer (the
+ * response schema check in tests parses the bytes, operation.ts).
  */
 export function preserializedData(dataJson: Buffer): { data: Record<string, never> } {
   const fields = { data: {} };

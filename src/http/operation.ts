@@ -5,7 +5,7 @@ import type { AuthService } from '../auth/auth.service.js';
 import { credentialsFromBody } from '../auth/credentials.js';
 import type { Permission } from '../auth/permissions.js';
 import type { Principal, PrincipalKind } from '../auth/principal.js';
-import { ErrorEnvelopeSchema, successEnvelope } from './envelope.js';
+import { ErrorEnvelopeSchema, PRESERIALIZED, successEnvelope } from './envelope.js';
 import { AppError, fail, type CatalogueModule } from './errors.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -107,9 +107,14 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
       handler: async (request) => {
         const result = await op.handler({ principal: request.principal!, body: request.body as Static<TObject>, request });
         const envelope = successEnvelope(result);
-        if (responseCheck && !responseCheck.Check(envelope)) {
-          const first = [...responseCheck.Errors(envelope)][0];
-          throw new Error(`response of ${op.module}/${op.name} breaks its schema at ${first?.path}: ${first?.message}`);
+        if (responseCheck) {
+          // An answer sent as ready bytes is checked as the client will read it.
+          const bytes = (envelope as Record<symbol, Buffer | undefined>)[PRESERIALIZED];
+          const sent: unknown = bytes ? JSON.parse(bytes.toString('utf8')) : envelope;
+          if (!responseCheck.Check(sent)) {
+            const first = [...responseCheck.Errors(sent)][0];
+            throw new Error(`response of ${op.module}/${op.name} breaks its schema at ${first?.path}: ${first?.message}`);
+          }
         }
         return envelope;
       },

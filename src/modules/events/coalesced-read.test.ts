@@ -57,3 +57,28 @@ describe('CoalescedRead', () => {
     expect(await r.read('k')).toBe(1);
   });
 });
+
+describe('CoalescedRead when a read misbehaves', () => {
+  it('survives a fetch that throws instead of rejecting', async () => {
+    let calls = 0;
+    const r = new CoalescedRead<string, number>((): Promise<number> => {
+      if (++calls === 1) throw new Error('thrown, not rejected');
+      return Promise.resolve(calls);
+    });
+    await expect(r.read('k')).rejects.toThrow('thrown, not rejected');
+    expect(await r.read('k')).toBe(2);
+  });
+
+  it('does not let a read that never ends hold the next callers back past its patience', async () => {
+    let calls = 0;
+    const r = new CoalescedRead<string, number>(() => (++calls === 1 ? new Promise<number>(() => {}) : Promise.resolve(calls)), 20);
+    void r.read('k'); // hangs for ever (a half-open connection)
+    await turn();
+    const waiting = r.read('k'); // arrives within the patience: waits for the hung read to end
+    await new Promise((res) => setTimeout(res, 30));
+    const late = r.read('k'); // past the patience: starts the next read, for both
+    expect(await waiting).toBe(2);
+    expect(await late).toBe(2);
+    expect(await r.read('k')).toBe(3);
+  });
+});
