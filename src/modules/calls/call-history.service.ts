@@ -1,6 +1,6 @@
 import { tenant } from '../../db/tenant.js';
 import type { Queryable } from '../../db/types.js';
-import { tableStore } from '../analysis/rollup-store.js';
+import { batchStore } from '../analysis/rollup-store.js';
 import { RollupBatch, applyToRollups } from '../analysis/rollups.js';
 import { CallHistoryRepository } from './call-history.repository.js';
 import type { CallRecord } from './call-record.js';
@@ -18,7 +18,7 @@ export class CallHistoryService {
     await new CallHistoryRepository(tenant(tx, accountId)).insert(records);
     // One roll-up batch for the whole ingest batch: the same sums as applyToRollups per record, one write per cell.
     const batch = new RollupBatch();
-    const store = tableStore(tx, accountId);
+    const store = await batchStore(tx, accountId, records);
     for (const r of records) await batch.add(r, 1, store);
     await batch.flush(tx, accountId);
   }
