@@ -1,6 +1,6 @@
-import type { Param, Queryable } from '../../db/types.js';
+import type { Dialect, Param, Queryable } from '../../db/types.js';
 import { tenant, type TenantQueries } from '../../db/tenant.js';
-import { COLS, DERIVED, type Dim } from './counters.js';
+import { COLS, DERIVED, IX, NCOLS, type Dim } from './counters.js';
 import { CALL_COLUMNS } from './rollup-store.js';
 
 /** Kept and excluded values of one filter dimension (already normalised). */
@@ -48,21 +48,54 @@ const CALL_FILTER_COLUMNS: Record<Exclude<Dim, 'agent'> | 'direction', string> =
 };
 const NUMERIC = new Set(['agent', 'group']);
 /**
- * SUM of every column read back. Counts are summed as INTEGER: on PostgreSQL
- * SUM(bigint) is NUMERIC arithmetic (slow, sent as text), SUM(integer) is int8.
- * A cell never holds 2^31 calls; the sum itself is 64-bit.
- */
-function sumList(ghostCol: string): string {
-  const sum = (c: string) => (c === 'ring_sum' || c === 'hold_sum' ? `SUM(${c})` : `SUM(CAST(${c} AS INTEGER))`);
-  return [...SUMMED.map((c) => `${sum(c)} AS ${c}`), `${sum(ghostCol)} AS ghost`].join(', ');
-}
-
-/**
  * The columns read back (the ghost column is chosen per account). MC, UC and
  * FR_UC are not: they follow from the others (counters.ts, DERIVED), and
  * every value read costs — a month of days by agent reads 6,000 rows.
  */
 export const SUMMED = COLS.filter((c) => !c.startsWith('gh') && !(c in DERIVED));
+/** The integer counters, read back packed in one text per row ("12,0,3,…"), then the ghost count. */
+const PACKED = SUMMED.filter((c) => c !== 'ring_sum' && c !== 'hold_sum');
+/** Vector slots of the packed values, in order (the ghost count goes to slot NCOLS). */
+export const PACKED_SLOTS: readonly number[] = [...PACKED.map((c) => IX[c]), NCOLS];
+
+/**
+ * Integer counters joined into one text: the drivers pay per value read
+ * (PostgreSQL's a string and a parse each), and one value instead of ten
+ * read a month of days by agent 2.5 × faster through `pg`. The sums of
+ * seconds stay separate columns (reals, not to be reformatted).
+ */
+function packed(dialect: Dialect, exprs: string[]): string {
+  return dialect === 'sqlite' ? `printf('${exprs.map(() => '%d').join(',')}', ${exprs.join(', ')})` : `concat_ws(',', ${exprs.join(', ')})`;
+}
+
+/**
+ * The values read back for the roll-up paths: packed integer counters (with
+ * the ghost count last), ring_sum, hold_sum. `sum` wraps each column in SUM
+ * for the aggregated reads. Counts are summed as INTEGER: on PostgreSQL
+ * SUM(bigint) is NUMERIC arithmetic (slow), SUM(integer) is int8. A cell
+ * never holds 2^31 calls; the sum itself is 64-bit.
+ */
+function readList(dialect: Dialect, ghostCol: string, sum: boolean): string {
+  const int = (c: string) => (sum ? `SUM(CAST(${c} AS INTEGER))` : c);
+  const real = (c: string) => (sum ? `SUM(${c})` : c);
+  return `${packed(dialect, [...PACKED, ghostCol].map(int))} AS counts, ${real('ring_sum')} AS ring_sum, ${real('hold_sum')} AS hold_sum`;
+}
+
+/** Adds a packed text of integers (as `packed` writes them) into `vec` at PACKED_SLOTS. */
+export function addPacked(text: string, vec: number[]): void {
+  let slot = 0;
+  let n = 0;
+  let negative = false;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 44;
+    if (c === 44) {
+      vec[PACKED_SLOTS[slot++]!]! += negative ? -n : n;
+      n = 0;
+      negative = false;
+    } else if (c === 45) negative = true;
+    else n = n * 10 + (c - 48);
+  }
+}
 
 /** Builds `AND col IN (...)` / `NOT IN` clauses, pushing parameters (numbered after $1, the account). */
 function valueClauses(col: string, f: ValueFilter | undefined, params: Param[], numeric: boolean): string {
@@ -106,7 +139,7 @@ export class AnalysisRepository {
   /**
    * Column sums per key (and bucket) over roll-up rows; `gh` is the ghost
    * column for the account's threshold. Rows are arrays: key, bucket (when
-   * `byBucket`), the SUMMED columns in order, the ghost count.
+   * `byBucket`), the packed integer counters (addPacked), ring_sum, hold_sum.
    */
   async rollupSums(s: RollupSelection, ghostCol: string): Promise<unknown[][]> {
     const params: Param[] = [s.dim];
@@ -118,9 +151,9 @@ export class AnalysisRepository {
     // Daily per-dimension rows carry no direction (one row per bucket and key): read per bucket,
     // they need no aggregation, which is most of the cost of a month of days by agent.
     if (s.byBucket && s.table === 'analysis_daily') {
-      return this.t.allValues(`SELECT k, bucket, ${[...SUMMED, ghostCol].join(', ')} FROM ${s.table} WHERE ${where}`, params);
+      return this.t.allValues(`SELECT k, bucket, ${readList(this.t.dialect, ghostCol, false)} FROM ${s.table} WHERE ${where}`, params);
     }
-    const sums = sumList(ghostCol);
+    const sums = readList(this.t.dialect, ghostCol, true);
     // bucket first: the primary key's order, so the aggregate streams without a sort.
     const group = s.byBucket ? 'bucket, k' : 'k';
     return this.t.allValues(`SELECT k, ${s.byBucket ? 'bucket, ' : ''}${sums} FROM ${s.table} WHERE ${where} GROUP BY ${group}`, params);
@@ -134,7 +167,7 @@ export class AnalysisRepository {
     if (s.from !== null) where += ` AND bucket >= $${params.push(s.from) + 1}`;
     if (s.to !== null) where += ` AND bucket <= $${params.push(s.to) + 1}`;
     for (const [dim, col] of Object.entries(CUBE_COLUMNS)) where += valueClauses(col, s.filters[dim as Dim], params, NUMERIC.has(dim));
-    const sums = sumList(ghostCol);
+    const sums = readList(this.t.dialect, ghostCol, true);
     const group = s.byBucket ? `bucket, ${keyCol}` : keyCol;
     return this.t.allValues(`SELECT ${keyCol} AS k${s.byBucket ? ', bucket' : ''}, ${sums} FROM analysis_cube WHERE ${where} GROUP BY ${group}`, params);
   }

@@ -2,10 +2,10 @@ import type { Database } from '../../db/types.js';
 import { analysisError } from '../../http/errors.js';
 import { AccountService } from '../account/account.service.js';
 import type { Clock } from '../../clock.js';
-import { COLS, GHOST_MAX, IX, NCOLS, addCallInKey, keysOf, type Dim } from './counters.js';
+import { GHOST_MAX, IX, NCOLS, addCallInKey, keysOf, type Dim } from './counters.js';
 import { cell, hitsDataJson, type Grid } from './hits-json.js';
 import { parseRequest, type AnalysisQuery, type RawRequest } from './analysis.request.js';
-import { AnalysisRepository, SUMMED, type ValueFilter } from './analysis.repository.js';
+import { AnalysisRepository, addPacked, type ValueFilter } from './analysis.repository.js';
 import { factsOfRow } from './rollup-store.js';
 import { offsetSeconds, wallLabel, wholeHourOffset } from './timezone.js';
 
@@ -14,8 +14,6 @@ type Display = AnalysisQuery['display'];
 export type AnalysisPath = 'daily' | 'hourly' | 'cube' | 'split' | 'raw';
 
 const HOUR = 3600;
-/** Vector index of every roll-up column read back, in SUMMED (select) order. */
-const READ: number[] = SUMMED.map((c) => COLS.indexOf(c));
 const DAY = 86400;
 
 function normalise(dim: string, values: Iterable<string>): string[] {
@@ -116,7 +114,7 @@ export class AnalysisService {
     this.addRows(rows, grid, bucketed ? (b) => wallLabel(b * DAY, q.display as Exclude<Display, 'total'>) : null);
   }
 
-  /** Adds roll-up rows (arrays: key, bucket when `label` is given, the SUMMED columns, the ghost count). */
+  /** Adds roll-up rows (arrays: key, bucket when `label` is given, the packed counters, ring_sum, hold_sum). */
   private addRows(rows: unknown[][], grid: Grid, label: ((bucket: number) => string) | null): void {
     const labels = new Map<number, string>();
     const first = label ? 2 : 1;
@@ -128,8 +126,9 @@ export class AnalysisService {
         labels.set(b, l);
       }
       const v = cell(grid, String(row[0]), l);
-      for (let j = 0; j < READ.length; j++) v[READ[j]!]! += Number(row[first + j] ?? 0);
-      v[NCOLS]! += Number(row[first + READ.length] ?? 0);
+      addPacked(String(row[first]), v);
+      v[IX.ring_sum]! += Number(row[first + 1] ?? 0);
+      v[IX.hold_sum]! += Number(row[first + 2] ?? 0);
     }
   }
 
