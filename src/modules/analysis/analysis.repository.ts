@@ -76,7 +76,8 @@ function packed(dialect: Dialect, exprs: string[]): string {
  * never holds 2^31 calls; the sum itself is 64-bit.
  */
 function readList(dialect: Dialect, ghostCol: string, sum: boolean): string {
-  const int = (c: string) => (sum ? `SUM(CAST(${c} AS INTEGER))` : c);
+  // COALESCE: concat_ws skips NULLs, which would shift every later value (columns are NOT NULL; sums of no rows are not).
+  const int = (c: string) => (sum ? `COALESCE(SUM(CAST(${c} AS INTEGER)), 0)` : c);
   const real = (c: string) => (sum ? `SUM(${c})` : c);
   return `${packed(dialect, [...PACKED, ghostCol].map(int))} AS counts, ${real('ring_sum')} AS ring_sum, ${real('hold_sum')} AS hold_sum`;
 }
