@@ -52,7 +52,7 @@ const NUMERIC = new Set(['agent', 'group']);
  * FR_UC are not: they follow from the others (counters.ts, DERIVED), and
  * every value read costs — a month of days by agent reads 6,000 rows.
  */
-export const SUMMED = COLS.filter((c) => !c.startsWith('gh') && !(c in DERIVED));
+const SUMMED = COLS.filter((c) => !c.startsWith('gh') && !(c in DERIVED));
 /** The integer counters, read back packed in one text per row ("12,0,3,…"), then the ghost count. */
 const PACKED = SUMMED.filter((c) => c !== 'ring_sum' && c !== 'hold_sum');
 /** Vector slots of the packed values, in order (the ghost count goes to slot NCOLS). */
@@ -76,7 +76,8 @@ function packed(dialect: Dialect, exprs: string[]): string {
  * never holds 2^31 calls; the sum itself is 64-bit.
  */
 function readList(dialect: Dialect, ghostCol: string, sum: boolean): string {
-  // COALESCE: concat_ws skips NULLs, which would shift every later value (columns are NOT NULL; sums of no rows are not).
+  // COALESCE: concat_ws skips NULLs, which would shift every later value. The columns are NOT NULL,
+  // but a SUM over no rows is NULL.
   const int = (c: string) => (sum ? `COALESCE(SUM(CAST(${c} AS INTEGER)), 0)` : c);
   const real = (c: string) => (sum ? `SUM(${c})` : c);
   return `${packed(dialect, [...PACKED, ghostCol].map(int))} AS counts, ${real('ring_sum')} AS ring_sum, ${real('hold_sum')} AS hold_sum`;

@@ -35,6 +35,10 @@ export function factsOfRow(r: CallRow, hits: { agent_id: number; ring_secs: numb
 
 export const CALL_COLUMNS = 'call_id, queued_at, direction, group_id, did, campaign_id, retry_of, answered_at, talk_secs, hold_secs';
 
+function flagOfRow(row: { hour: number; direction: string; cells: string }): FlagBooking {
+  return { slot: Number(row.hour), direction: row.direction, cells: JSON.parse(row.cells) as FlagBooking['cells'] };
+}
+
 /** Reads retries and originals from the calls tables in the caller's transaction; bookings in analysis_retry_flags. */
 export function tableStore(tx: Queryable, accountId: number): RollupStore {
   const t = tenant(tx, accountId);
@@ -44,7 +48,7 @@ export function tableStore(tx: Queryable, accountId: number): RollupStore {
         'SELECT hour, direction, cells FROM analysis_retry_flags WHERE account_id = $1 AND call_id = $2',
         [callId],
       );
-      return row ? { slot: Number(row.hour), direction: row.direction, cells: JSON.parse(row.cells) as FlagBooking['cells'] } : null;
+      return row ? flagOfRow(row) : null;
     },
     async setFlag(callId, b) {
       if (!b) await t.run('DELETE FROM analysis_retry_flags WHERE account_id = $1 AND call_id = $2', [callId]);
@@ -93,7 +97,7 @@ export async function batchStore(tx: Queryable, accountId: number, calls: readon
     `SELECT call_id, hour, direction, cells FROM analysis_retry_flags WHERE account_id = $1 AND ${inFlags.sql}`,
     [inFlags.param],
   )) {
-    flags.set(row.call_id, { slot: Number(row.hour), direction: row.direction, cells: JSON.parse(row.cells) as FlagBooking['cells'] });
+    flags.set(row.call_id, flagOfRow(row));
   }
   const retries = new Map<string, string[]>(ids.map((id) => [id, []]));
   const inRetries = inList(t, 'retry_of', 2, ids);
