@@ -17,6 +17,8 @@ export interface Config {
   /** Maximum request body in bytes. */
   bodyLimit: number;
   pgPoolSize: number;
+  /** Memory for analysis answers of past days (src/modules/analysis/day-cache.ts), in bytes; 0 disables. */
+  analysisCacheBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -73,5 +75,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     bodyLimit: 1024 * 1024,
     pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 200),
+    analysisCacheBytes: integer(env, 'ANALYSIS_CACHE_MB', 32, 0, 65_536) * 2 ** 20,
   };
 }

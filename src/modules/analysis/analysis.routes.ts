@@ -5,7 +5,7 @@ import { HitsBody, HitsResponse } from './analysis.schemas.js';
 import { AnalysisService } from './analysis.service.js';
 
 export function analysisOperations(ctx: AppContext) {
-  const analysis = new AnalysisService(ctx.db, ctx.clock);
+  const analysis = new AnalysisService(ctx.db, ctx.clock, ctx.config.analysisCacheBytes);
   return [
     defineOperation({
       module: 'analysis',

@@ -3,7 +3,10 @@ import { analysisError } from '../../http/errors.js';
 import { AccountService } from '../account/account.service.js';
 import type { Clock } from '../../clock.js';
 import { GHOST_MAX, IX, NCOLS, addCallInKey, keysOf, type Dim } from './counters.js';
-import { cell, hitsDataJson, type Grid } from './hits-json.js';
+import { bucketFragment, cell, hitsDataJson, joinFragments, type Grid } from './hits-json.js';
+import { DayCache } from './day-cache.js';
+import { fragmentsByDay } from './day-answers.js';
+import { daySegments } from './day-segments.js';
 import { parseRequest, type AnalysisQuery, type RawRequest } from './analysis.request.js';
 import { AnalysisRepository, addPacked, type ValueFilter } from './analysis.repository.js';
 import { factsOfRow } from './rollup-store.js';
@@ -21,6 +24,10 @@ function normalise(dim: string, values: Iterable<string>): string[] {
   return [...values].map((v) => (numeric && /^\s*\d+\s*$/.test(v) ? String(Number(v)) : v));
 }
 
+function filterKey(f: ValueFilter | undefined): string {
+  return f ? JSON.stringify([f.include && [...f.include].sort(), [...f.exclude].sort()]) : '-';
+}
+
 function valueFilter(q: AnalysisQuery, dim: Dim | 'direction'): ValueFilter | undefined {
   const f = q.filters[dim];
   if (!f) return undefined;
@@ -36,12 +43,16 @@ function valueFilter(q: AnalysisQuery, dim: Dim | 'direction'): ValueFilter | un
  */
 export class AnalysisService {
   private readonly accounts: AccountService;
+  private readonly days: DayCache;
 
+  /** `cacheBytes`: memory for answers of whole past days (day-cache.ts); 0 computes every answer afresh. */
   constructor(
     private readonly db: Database,
     clock: Clock,
+    cacheBytes = 0,
   ) {
     this.accounts = new AccountService(db, clock);
+    this.days = new DayCache(cacheBytes);
   }
 
   /** The answer's `data` as JSON bytes (see hitsDataJson) and the path that computed it. */
@@ -52,11 +63,16 @@ export class AnalysisService {
     const repo = new AnalysisRepository(this.db, accountId);
     const bucketed = q.multi && q.display !== 'total';
     const path = await this.choosePath(q, repo, tz, settings.ghostThresholdSecs, bucketed);
+    const byDay = path === 'daily' || path === 'hourly' ? await this.byDay(accountId, q, repo, tz, settings.ghostThresholdSecs, path) : undefined;
+    if (byDay !== undefined) {
+      if (byDay === null) throw analysisError(1586);
+      return { dataJson: byDay, path };
+    }
     const grid: Grid = new Map();
     if (path === 'split') {
       // Whole UTC hours from the hourly roll-up, the partial hours at both ends from the raw calls.
       const r = q.range!;
-      const inner = { from: Math.ceil(r.from / HOUR) * HOUR, to: Math.floor(r.to / HOUR) * HOUR };
+      const inner = { from: Math.ceil(r.from / HOUR) * HOUR, to: Math.floor(r.to / HOUR) * HOUR, wallFrom: 0, wallTo: 0 };
       await this.fromRollup(q, repo, tz, settings.ghostThresholdSecs, bucketed, 'hourly', grid, inner);
       await this.fromRaw(q, repo, tz, settings.ghostThresholdSecs, bucketed, grid, { from: r.from, to: inner.from });
       if (inner.to < r.to) await this.fromRaw(q, repo, tz, settings.ghostThresholdSecs, bucketed, grid, { from: inner.to, to: r.to });
@@ -66,6 +82,41 @@ export class AnalysisService {
     const dataJson = hitsDataJson(q, grid);
     if (dataJson === null) throw analysisError(1586);
     return { dataJson, path };
+  }
+
+  /**
+   * Date and hour buckets over a date range, put together per local day from
+   * the answers of whole days kept in memory (day-cache.ts) and the rest
+   * computed; undefined when the query is not of that kind (or the cache is
+   * off), null when nothing matches.
+   */
+  private async byDay(accountId: number, q: AnalysisQuery, repo: AnalysisRepository, tz: string, ghost: number, path: 'daily' | 'hourly'): Promise<Buffer | null | undefined> {
+    const r = q.range;
+    if (this.days.maxBytes === 0 || !r || !q.multi || (q.display !== 'date' && q.display !== 'hour')) return undefined;
+    let segments = daySegments(tz, r.from, r.to);
+    if (!segments || segments.length === 0) return undefined;
+    if (path === 'daily') {
+      // Daily rows are whole local days by construction: the range's days, each whole.
+      const first = r.wallFrom / DAY;
+      const last = r.wallTo / DAY - 1;
+      segments = segments.filter((s) => s.day >= first && s.day <= last).map((s) => ({ ...s, whole: true }));
+      if (segments.length === 0) return undefined;
+    } else if (segments.some((s) => s.from % HOUR !== 0 || s.to % HOUR !== 0)) return undefined;
+    const versions = await repo.versions(segments[0]!.utcDays[0], segments[segments.length - 1]!.utcDays[1]);
+    const fields = q.fields.map((f) => `${f.name}=${f.code}`).join(',');
+    const key = [accountId, path, q.breakDown, q.display, tz, ghost, fields, filterKey(valueFilter(q, q.breakDown)), filterKey(valueFilter(q, 'direction'))].join('|');
+    const fragments = await fragmentsByDay(this.days, {
+      key,
+      segments,
+      versions,
+      compute: async (from, to, firstDay, lastDay) => {
+        const grid: Grid = new Map();
+        await this.fromRollup(q, repo, tz, ghost, true, path, grid, { from, to, wallFrom: firstDay * DAY, wallTo: (lastDay + 1) * DAY });
+        return grid;
+      },
+      write: (grid) => bucketFragment(q, grid),
+    });
+    return joinFragments(fragments);
   }
 
   private async choosePath(q: AnalysisQuery, repo: AnalysisRepository, tz: string, ghost: number, bucketed: boolean): Promise<AnalysisPath> {
@@ -132,8 +183,9 @@ export class AnalysisService {
     }
   }
 
-  private async fromRollup(q: AnalysisQuery, repo: AnalysisRepository, tz: string, ghost: number, bucketed: boolean, path: AnalysisPath, grid: Grid, span?: { from: number; to: number }) {
-    const r = span ? { ...span, wallFrom: 0, wallTo: 0 } : q.range;
+  /** Roll-up rows of q.range, or of `span` (UTC bounds for the hourly table, local-day wall bounds for the daily one). */
+  private async fromRollup(q: AnalysisQuery, repo: AnalysisRepository, tz: string, ghost: number, bucketed: boolean, path: AnalysisPath, grid: Grid, span?: { from: number; to: number; wallFrom: number; wallTo: number }) {
+    const r = span ?? q.range;
     const daily = path === 'daily';
     const rows = await repo.rollupSums(
       {

@@ -5,6 +5,18 @@ import type { AnalysisQuery } from './analysis.request.js';
 /** Counter vectors per breakdown key and bucket label ('' when not bucketed); slot NCOLS holds the ghost count. */
 export type Grid = Map<string, Map<string, number[]>>;
 
+/**
+ * The buckets of a bucketed answer (multi: true, disPlay date | hour | month)
+ * as bytes, per key: `"label":{…},"label":{…}` without the braces around
+ * them. A day's fragment is written once and joined into many answers
+ * (day-cache.ts); an answer is its fragments joined in time order.
+ */
+export interface BucketFragment {
+  bytes: Buffer;
+  /** Byte span [start, end) of each key's buckets. */
+  keys: Map<string, [number, number]>;
+}
+
 /** The counter vector of (key, bucket), created empty on first use. */
 export function cell(grid: Grid, key: string, bucket: string): number[] {
   let row = grid.get(key);
@@ -21,6 +33,77 @@ function byKey(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Writes one counters object (`{"TC":1,…}`) for the requested fields. */
+function counterWriter(q: AnalysisQuery, out: JsonBytes): (v: number[]) => void {
+  const codes = q.fields.map((f) => f.code);
+  const slots = codes.map(counterSlot);
+  const prefixes = q.fields.map((f, i) => Buffer.from(`${i === 0 ? '{' : ','}${JSON.stringify(f.name)}:`));
+  return (v) => {
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      out.raw(prefixes[i]!).number(slot >= 0 ? v[slot]! : counterValue(v, codes[i]!, v[NCOLS]!));
+    }
+    out.ascii('}');
+  };
+}
+
+/** Room for an answer of `cells` buckets (about 14 bytes a counter), so it seldom grows and a small one stays small. */
+function sized(q: AnalysisQuery, grid: Grid): JsonBytes {
+  let cells = 0;
+  for (const row of grid.values()) cells += row.size;
+  return new JsonBytes(256 + cells * (24 + 14 * q.fields.length));
+}
+
+/** Buckets that count: a hit, or an answered retry of a call offered there. */
+function counted(row: Map<string, number[]>): [string, number[]][] {
+  return [...row].filter(([, v]) => v[IX.tc]! > 0 || v[IX.fr_can]! > 0);
+}
+
+/** The grid's buckets as a fragment (keys without a counted bucket are left out). */
+export function bucketFragment(q: AnalysisQuery, grid: Grid): BucketFragment {
+  const out = sized(q, grid);
+  const counters = counterWriter(q, out);
+  const keys = new Map<string, [number, number]>();
+  for (const [key, row] of grid) {
+    const buckets = counted(row);
+    if (buckets.length === 0) continue;
+    const start = out.length;
+    buckets.sort(([a], [b]) => (a < b ? -1 : 1));
+    // Bucket labels are digits, dashes, a space and a colon: nothing to escape.
+    buckets.forEach(([label, v], i) => {
+      out.ascii(i === 0 ? '"' : ',"').ascii(label).ascii('":');
+      counters(v);
+    });
+    keys.set(key, [start, out.length]);
+  }
+  return { bytes: out.bytes(), keys };
+}
+
+/** `data` from fragments in time order: key → {their buckets}; null when no key has one (the caller answers 1586). */
+export function joinFragments(fragments: readonly BucketFragment[]): Buffer | null {
+  const all = new Set<string>();
+  let size = 2;
+  for (const f of fragments) {
+    size += f.bytes.length + f.keys.size;
+    for (const k of f.keys.keys()) all.add(k);
+  }
+  if (all.size === 0) return null;
+  const out = new JsonBytes(size + all.size * 32);
+  for (const key of [...all].sort(byKey)) {
+    out.ascii(out.length === 0 ? '{' : ',').string(key).ascii(':{');
+    let first = true;
+    for (const f of fragments) {
+      const span = f.keys.get(key);
+      if (!span) continue;
+      if (!first) out.ascii(',');
+      out.copy(f.bytes, span[0], span[1]);
+      first = false;
+    }
+    out.ascii('}');
+  }
+  return out.ascii('}').bytes();
+}
+
 /**
  * The `data` of an analysis/hits answer as JSON bytes, written straight from
  * the counter vectors: a month of hours by agent is 144,000 buckets, and
@@ -31,34 +114,14 @@ function byKey(a: string, b: string): number {
  * (the caller answers 1586).
  */
 export function hitsDataJson(q: AnalysisQuery, grid: Grid): Buffer | null {
-  const codes = q.fields.map((f) => f.code);
-  const slots = codes.map(counterSlot);
-  const prefixes = q.fields.map((f, i) => Buffer.from(`${i === 0 ? '{' : ','}${JSON.stringify(f.name)}:`));
-  let cells = 0;
-  for (const row of grid.values()) cells += row.size;
-  // Sized to the answer (about 14 bytes a counter) so it seldom grows, and a small answer stays small.
-  const out = new JsonBytes(256 + cells * (24 + 14 * codes.length));
-  const counters = (v: number[]): void => {
-    for (let i = 0; i < slots.length; i++) {
-      const slot = slots[i]!;
-      out.raw(prefixes[i]!).number(slot >= 0 ? v[slot]! : counterValue(v, codes[i]!, v[NCOLS]!));
-    }
-    out.ascii('}');
-  };
-  const bucketed = q.multi && q.display !== 'total';
+  if (q.multi && q.display !== 'total') return joinFragments([bucketFragment(q, grid)]);
+  const out = sized(q, grid);
+  const counters = counterWriter(q, out);
   for (const key of [...grid.keys()].sort(byKey)) {
-    const buckets = [...grid.get(key)!].filter(([, v]) => v[IX.tc]! > 0 || v[IX.fr_can]! > 0);
+    const buckets = counted(grid.get(key)!);
     if (buckets.length === 0) continue;
     out.ascii(out.length === 0 ? '{' : ',').string(key).ascii(':');
-    if (bucketed) {
-      buckets.sort(([a], [b]) => (a < b ? -1 : 1));
-      // Bucket labels are digits, dashes, a space and a colon: nothing to escape.
-      buckets.forEach(([label, v], i) => {
-        out.ascii(i === 0 ? '{"' : ',"').ascii(label).ascii('":');
-        counters(v);
-      });
-      out.ascii('}');
-    } else if (q.multi) {
+    if (q.multi) {
       out.ascii('{"total":');
       counters(buckets[0]![1]);
       out.ascii('}');

@@ -13,6 +13,8 @@ import { RollupBatch } from './rollups.js';
 export async function rebuildRollups(db: Database, accountId: number, onProgress?: (done: number) => void): Promise<number> {
   return db.transaction(async (tx) => {
     const t = tenant(tx, accountId);
+    // Every cached day answer goes stale (the counters are never reset: see migration 044).
+    await t.run('UPDATE analysis_versions SET version = version + 1 WHERE account_id = $1');
     for (const table of ['analysis_hourly', 'analysis_daily', 'analysis_cube', 'analysis_retry_flags', 'analysis_rollup_state']) {
       await t.run(`DELETE FROM ${table} WHERE account_id = $1`);
     }

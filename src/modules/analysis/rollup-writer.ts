@@ -64,6 +64,21 @@ export async function writeDeltas(tx: Queryable, accountId: number, table: 'anal
 }
 
 /**
+ * Marks UTC days as changed (analysis_versions, migration 044): one
+ * statement per flush, after the roll-up rows, in the same transaction. On
+ * PostgreSQL ingest batches of an account already run one after another
+ * (the sequence row lock), so the hot row adds no waiting.
+ */
+export async function bumpVersions(tx: Queryable, accountId: number, utcDays: number[]): Promise<void> {
+  if (utcDays.length === 0) return;
+  const values = utcDays.map((_, i) => `($1, $${i + 2}, 1)`).join(', ');
+  await tenant(tx, accountId).run(
+    `INSERT INTO analysis_versions (account_id, utc_day, version) VALUES ${values} ON CONFLICT (account_id, utc_day) DO UPDATE SET version = analysis_versions.version + 1`,
+    utcDays,
+  );
+}
+
+/**
  * The zone the daily roll-ups of an account are kept in: fixed at the
  * account's zone when its first call is rolled up. When the account later
  * changes its zone, queries use the hourly roll-up (or the raw calls) until

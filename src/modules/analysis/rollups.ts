@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/types.js';
 import type { CallRecord } from '../calls/call-record.js';
 import { DIMS, IX, NCOLS, addCallInKey, isAnswered, keysOf, type CallFacts, type Dim } from './counters.js';
 import { tableStore } from './rollup-store.js';
-import { cubeKey, rollupZone, writeDeltas, type Delta } from './rollup-writer.js';
+import { bumpVersions, cubeKey, rollupZone, writeDeltas, type Delta } from './rollup-writer.js';
 import { localDay } from './timezone.js';
 
 /**
@@ -110,6 +110,7 @@ export class RollupBatch {
     const hourly = new Map<string, Delta>();
     const daily = new Map<string, Delta>();
     const dayOfSlot = new Map<number, number>();
+    const utcDays = new Set<number>();
     const addTo = (m: Map<string, Delta>, d: Delta, direction: string, bucket: number) => {
       const id = `${d.dim}\u0000${d.key}\u0000${direction}\u0000${bucket}`;
       const agg = m.get(id);
@@ -117,6 +118,7 @@ export class RollupBatch {
       else m.set(id, { ...d, direction, bucket, vec: Float64Array.from(d.vec) });
     };
     for (const d of this.deltas.values()) {
+      utcDays.add(Math.floor((d.bucket * 900) / 86400));
       if (d.dim !== 'cube') addTo(hourly, d, d.direction, Math.floor(d.bucket / 4));
       let day = dayOfSlot.get(d.bucket);
       if (day === undefined) {
@@ -130,6 +132,8 @@ export class RollupBatch {
     await writeDeltas(tx, accountId, 'analysis_hourly', [...hourly.values()]);
     await writeDeltas(tx, accountId, 'analysis_daily', days.filter((d) => d.dim !== 'cube'));
     await writeDeltas(tx, accountId, 'analysis_cube', days.filter((d) => d.dim === 'cube'));
+    // Last, after the rows: answers of these days kept on any node are stale from this commit on.
+    await bumpVersions(tx, accountId, [...utcDays].sort((a, b) => a - b));
     this.deltas.clear();
   }
 }

@@ -1,0 +1,71 @@
+import type { DayCache } from './day-cache.js';
+import { dayOfLabel, type DaySegment } from './day-segments.js';
+import type { BucketFragment, Grid } from './hits-json.js';
+
+/** What a bucketed answer over local days needs to be put together from kept days. */
+export interface DayAnswerPlan {
+  /** Everything a day's answer depends on besides the day and its data (account, path, breakdown, fields, filters, zone…). */
+  key: string;
+  segments: DaySegment[];
+  /** Change counters per UTC day, read before any roll-up row (a day never changed has none). */
+  versions: Map<number, number>;
+  /** Counter vectors of [from, to), the local days firstDay…lastDay, per key and bucket label. */
+  compute(from: number, to: number, firstDay: number, lastDay: number): Promise<Grid>;
+  write(grid: Grid): BucketFragment;
+}
+
+function tokenOf(s: DaySegment, versions: Map<number, number>): string {
+  const parts: number[] = [];
+  for (let d = s.utcDays[0]; d <= s.utcDays[1]; d++) parts.push(versions.get(d) ?? 0);
+  return parts.join('.');
+}
+
+/** A grid's buckets per local day (labels start `YYYY-MM-DD`). */
+function splitByDay(grid: Grid): Map<number, Grid> {
+  const days = new Map<number, Grid>();
+  const dayOf = new Map<string, number>();
+  for (const [key, row] of grid) {
+    for (const [label, v] of row) {
+      let day = dayOf.get(label);
+      if (day === undefined) dayOf.set(label, (day = dayOfLabel(label)));
+      let g = days.get(day);
+      if (!g) days.set(day, (g = new Map()));
+      let r = g.get(key);
+      if (!r) g.set(key, (r = new Map()));
+      r.set(label, v);
+    }
+  }
+  return days;
+}
+
+/**
+ * The answer's buckets, one fragment per segment in time order: whole days
+ * from the cache when their token still holds, the rest computed — each run
+ * of consecutive days in one roll-up read — and whole days kept for next time.
+ * The token was read before the rows, so a day changed meanwhile is kept
+ * under its older token and simply computed again by the next request.
+ */
+export async function fragmentsByDay(cache: DayCache, plan: DayAnswerPlan): Promise<BucketFragment[]> {
+  const { segments } = plan;
+  const tokens = segments.map((s) => tokenOf(s, plan.versions));
+  const out = segments.map((s, i) => (s.whole ? cache.get(`${plan.key}|${s.day}`, tokens[i]!) : undefined));
+  for (let i = 0; i < segments.length; ) {
+    if (out[i]) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < segments.length && !out[j + 1]) j++;
+    const byDay = splitByDay(await plan.compute(segments[i]!.from, segments[j]!.to, segments[i]!.day, segments[j]!.day));
+    for (let k = i; k <= j; k++) {
+      const s = segments[k]!;
+      const written = plan.write(byDay.get(s.day) ?? new Map());
+      // Kept at its own size, not in the larger buffer it was written into.
+      const f = s.whole ? { bytes: Buffer.from(written.bytes), keys: written.keys } : written;
+      if (s.whole) cache.set(`${plan.key}|${s.day}`, tokens[k]!, f);
+      out[k] = f;
+    }
+    i = j + 1;
+  }
+  return out as BucketFragment[];
+}
