@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnalysisQuery } from './analysis.request.js';
 import { IX, NCOLS } from './counters.js';
-import { cell, hitsDataJson, type Grid } from './hits-json.js';
+import { bucketFragment, cell, hitsDataJson, joinFragments, type Grid } from './hits-json.js';
 
 function query(over: Partial<AnalysisQuery>): AnalysisQuery {
   return { breakDown: 'campaign', display: 'date', multi: false, fields: [{ name: 'TC', code: 'TC' }], range: null, filters: {}, ...over };
@@ -56,5 +56,26 @@ describe('hitsDataJson', () => {
   it('is null when no bucket has a hit (the service answers 1586)', () => {
     expect(hitsDataJson(query({}), grid([['c1', '', {}]]))).toBeNull();
     expect(hitsDataJson(query({}), new Map())).toBeNull();
+  });
+});
+
+describe('joinFragments', () => {
+  it('joins days written apart into the answer of the whole range (keys merged and ordered, days in order)', () => {
+    const q = query({ breakDown: 'agent', multi: true, display: 'hour' });
+    const day1 = grid([['10', '2026-11-01 09:00', { tc: 1 }], ['9', '2026-11-01 10:00', { tc: 2 }], ['11', '2026-11-01 11:00', {}]]);
+    const day2 = grid([['10', '2026-11-02 00:00', { tc: 3 }], ['12', '2026-11-02 01:00', { tc: 4 }]]);
+    const joined = joinFragments([bucketFragment(q, day1), bucketFragment(q, new Map()), bucketFragment(q, day2)])!;
+    const whole = grid([
+      ['10', '2026-11-01 09:00', { tc: 1 }], ['9', '2026-11-01 10:00', { tc: 2 }], ['11', '2026-11-01 11:00', {}],
+      ['10', '2026-11-02 00:00', { tc: 3 }], ['12', '2026-11-02 01:00', { tc: 4 }],
+    ]);
+    expect(joined.toString()).toBe(hitsDataJson(q, whole)!.toString());
+    expect(Object.keys(JSON.parse(joined.toString()))).toEqual(['9', '10', '12']);
+  });
+
+  it('is null when no day has a counted bucket', () => {
+    const q = query({ multi: true });
+    expect(joinFragments([bucketFragment(q, grid([['c1', '2026-11-01', {}]])), bucketFragment(q, new Map())])).toBeNull();
+    expect(joinFragments([])).toBeNull();
   });
 });

@@ -1,0 +1,97 @@
+import { beforeAll, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { replaceCall, storeCall } from '../../src/modules/analysis/call-store.js';
+import type { CallRecord } from '../../src/modules/calls/call-record.js';
+import type { Database } from '../../src/db/types.js';
+import { createTenant, type Session } from '../helpers/factories.js';
+import { forEachDatabase, type Harness } from '../helpers/harness.js';
+import { D, call, store } from './analysis.fixtures.js';
+
+/**
+ * Answers of whole past days are kept in memory per node (day-cache.ts).
+ * Whatever changes a day — a late event on an old call, a call of that day
+ * reported late, on this node or on another one sharing the database — the
+ * very next answer must show it, and the kept answer must equal a fresh one.
+ */
+forEachDatabase('analysis/hits: answers of past days kept per node', (use) => {
+  let h: Harness;
+  let s: Session & { accountId: number };
+  let other: { app: Awaited<ReturnType<typeof buildApp>>['app']; db: Database };
+  let uncached: { app: Awaited<ReturnType<typeof buildApp>>['app']; db: Database };
+
+  const days = (first: string, last: string) => ({ key: 'date', condi: 'range', val: `${first} 00:00:00,${last} 23:59:59` });
+  const hourly = { breakDown: 'agentId', disPlay: 'hour', multi: true, filter: [days('01-10-2026', '01-12-2026')], fields: 'TC,AC,CA,PM,CM,FR_CAN_FR_PM_N' };
+  const daily = { breakDown: 'groupId', disPlay: 'date', multi: true, filter: [days('01-10-2026', '01-12-2026')], fields: 'TC,AC,UC,CA' };
+  const ask = async (app: { inject: Harness['app']['inject'] }, body: object) => (await app.inject({ method: 'POST', url: '/api/v2/analysis/hits', payload: { ssid: s.ssid, ...body } })).json() as { code: number; data: Record<string, Record<string, Record<string, number>>> };
+  const inTx = (db: Database, fn: (tx: Database) => Promise<void>) => db.transaction(async (tx) => fn(tx as Database));
+
+  beforeAll(async () => {
+    h = use();
+    s = await createTenant(h);
+    // A second node on the same database, and a node that keeps nothing (ANALYSIS_CACHE_MB=0) to compare with.
+    const db2 = h.testDb.connect();
+    other = { app: (await buildApp({ config: h.ctx.config, db: db2, clock: h.clock })).app, db: db2 };
+    const db3 = h.testDb.connect();
+    uncached = { app: (await buildApp({ config: { ...h.ctx.config, analysisCacheBytes: 0 }, db: db3, clock: h.clock })).app, db: db3 };
+    await Promise.all([other.app.ready(), uncached.app.ready()]);
+    await store(
+      h,
+      call(s.accountId, 'a', D + 9 * 3600, { offers: [{ agent: 101, ring: 5, answered: true }] }),
+      call(s.accountId, 'b', D + 86400 + 10 * 3600, { offers: [{ agent: 101, ring: 5 }, { agent: 102, ring: 3, answered: true }] }),
+      call(s.accountId, 'c', D + 2 * 86400 + 11 * 3600, { groupId: 56, offers: [{ agent: 103, ring: 7 }] }),
+    );
+    return async () => {
+      await Promise.all([other.app.close(), uncached.app.close()]);
+      await Promise.all([other.db.close(), uncached.db.close()]);
+    };
+  });
+
+  it('answers a repeated question as a node keeping nothing does', async () => {
+    for (const body of [hourly, daily]) {
+      const first = await ask(h.app, body);
+      expect(first.code).toBe(200);
+      expect(await ask(h.app, body)).toEqual(first);
+      expect(await ask(uncached.app, body)).toEqual(first);
+    }
+    expect((await ask(h.app, hourly)).data['101']).toEqual({
+      '2026-01-10 09:00': { TC: 1, AC: 1, CA: 1, PM: 0, CM: 0, FR_CAN_FR_PM_N: 0 },
+      '2026-01-11 10:00': { TC: 1, AC: 0, CA: 0, PM: 1, CM: 0, FR_CAN_FR_PM_N: 0 },
+    });
+  });
+
+  it('shows a late event on an old call at once, on the node that kept the day', async () => {
+    const before = await ask(h.app, hourly);
+    expect(before.data['103']!['2026-01-12 11:00']).toMatchObject({ TC: 1, AC: 0, CM: 1 });
+    const old = call(s.accountId, 'c', D + 2 * 86400 + 11 * 3600, { groupId: 56, offers: [{ agent: 103, ring: 7 }] });
+    const next = call(s.accountId, 'c', D + 2 * 86400 + 11 * 3600, { groupId: 56, offers: [{ agent: 103, ring: 7, answered: true }] });
+    await inTx(h.db, (tx) => replaceCall(tx, old, next));
+    expect((await ask(h.app, hourly)).data['103']!['2026-01-12 11:00']).toMatchObject({ TC: 1, AC: 1, CA: 1, CM: 0 });
+    expect((await ask(h.app, daily)).data['56']!['2026-01-12']).toMatchObject({ AC: 1, CA: 1 });
+    expect(await ask(h.app, hourly)).toEqual(await ask(uncached.app, hourly));
+  });
+
+  it('shows a change made on another node at once (a call of an old day reported late, and its retry)', async () => {
+    await ask(h.app, hourly);
+    await ask(h.app, daily);
+    const late: CallRecord = call(s.accountId, 'd', D + 3600, { offers: [{ agent: 104, ring: 2 }] });
+    const retry: CallRecord = call(s.accountId, 'e', D + 86400 + 3600, { retryOf: 'd', offers: [{ agent: 102, ring: 2, answered: true }] });
+    await inTx(other.db, async (tx) => {
+      await storeCall(tx, late);
+      await storeCall(tx, retry);
+    });
+    const after = await ask(h.app, hourly);
+    expect(after.data['104']).toEqual({ '2026-01-10 01:00': { TC: 1, AC: 0, CA: 0, PM: 0, CM: 1, FR_CAN_FR_PM_N: 1 } });
+    expect(after.data['102']!['2026-01-11 01:00']).toMatchObject({ TC: 1, AC: 1 });
+    expect((await ask(h.app, daily)).data['55']!['2026-01-10']).toMatchObject({ TC: 2, UC: 2 });
+    expect(after).toEqual(await ask(uncached.app, hourly));
+    expect(after).toEqual(await ask(other.app, hourly));
+  });
+
+  it('keeps a range cut inside days exact (the cut days are computed, not kept)', async () => {
+    const body = { ...hourly, filter: [{ key: 'date', condi: 'range', val: '01-10-2026 05:00:00,01-12-2026 10:59:59' }] };
+    const first = await ask(h.app, body);
+    expect(Object.keys(first.data['101']!)).toEqual(['2026-01-10 09:00', '2026-01-11 10:00']);
+    expect(first.data['103']).toBeUndefined(); // its call is at 11:00 on the 12th, past the end
+    expect(await ask(h.app, body)).toEqual(await ask(uncached.app, body));
+  });
+});
