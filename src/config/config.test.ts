@@ -10,6 +10,7 @@ describe('loadConfig', () => {
     expect(c.databaseUrl).toBeUndefined();
     expect(c.sessionTtlSeconds).toBe(43200);
     expect(c.demo).toBe(false);
+    expect(c.analysisCacheBytes).toBe(32 * 2 ** 20);
   });
   it('names the bad variable', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT="eighty"/);
@@ -17,6 +18,11 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ CALLCENTER_DEMO: 'maybe' })).toThrow(/CALLCENTER_DEMO/);
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
     expect(() => loadConfig({ SESSION_TTL_SECONDS: '5' })).toThrow(/SESSION_TTL_SECONDS/);
+    expect(() => loadConfig({ ANALYSIS_CACHE_MB: '-1' })).toThrow(/ANALYSIS_CACHE_MB/);
+  });
+  it('reads the analysis cache budget in MB (0 disables it)', () => {
+    expect(loadConfig({ ANALYSIS_CACHE_MB: '0' }).analysisCacheBytes).toBe(0);
+    expect(loadConfig({ ANALYSIS_CACHE_MB: '128' }).analysisCacheBytes).toBe(128 * 2 ** 20);
   });
   it('never echoes a database URL (it may hold a password)', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://u:secret@h/db' })).toThrow(/DATABASE_URL/);
