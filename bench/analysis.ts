@@ -1,9 +1,10 @@
 /**
  * analysis/hits benchmark (PRODUCT §8): seeds N calls (or reuses a seeded
  * database) and measures p50/p95 of the query mix on SQLite and PostgreSQL,
- * through the HTTP layer (Fastify inject: authentication, validation,
- * JSON; timed until the whole answer has arrived, before the client parses
- * it), plus the database size.
+ * over real HTTP on a local port (authentication, validation, JSON; timed
+ * until the last byte of the answer has arrived, before the client parses
+ * it), plus the database size. Each row's "bare floor" is a bare node:http
+ * server started here sending the same bytes, read by the same client.
  *
  *   npx tsx bench/analysis.ts [--calls 10000000] [--days 150] [--db sqlite|postgres|both]
  *                             [--rounds 30] [--quick] [--seed-only] [--data-dir data/bench-analysis]
@@ -14,8 +15,9 @@
  * A database already holding at least N calls for the bench account is reused.
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import Fastify from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { parseArgs } from '../src/cli/args.js';
@@ -103,26 +105,46 @@ interface Row {
   first: number;
   keys: number;
   bytes: number;
-  /** p50 of a bare Fastify route answering the same bytes precomputed, through the same inject. */
+  /** p50 of a bare node:http server answering the same bytes precomputed, read by the same client. */
   floor: number;
 }
 
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/** POSTs a JSON body; resolves with the answer's bytes once the last one has arrived (no parsing). */
+function postRaw(port: number, route: string, body: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: route, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /**
- * The transport's share of an answer: a bare Fastify app whose one route
- * sends a precomputed body. A 16 MB answer cannot arrive faster than this,
- * whatever the service does.
+ * The transport's share of an answer: a bare node:http server that sends a
+ * precomputed body, read by the same client. A 25 MB answer cannot arrive
+ * faster than this, whatever the service does.
  */
 async function floorMs(body: Buffer, rounds: number): Promise<number> {
-  const bare = Fastify();
-  bare.post('/', async (_req, reply) => reply.type('application/json; charset=utf-8').send(body));
-  await bare.ready();
+  const bare = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }).end(body));
+  });
+  await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
+  const port = (bare.address() as AddressInfo).port;
   const times: number[] = [];
   for (let i = 0; i < rounds + 2; i++) {
     const t = performance.now();
-    await bare.inject({ method: 'POST', url: '/', payload: { ssid: 'x' } });
+    await postRaw(port, '/', '{"ssid":"x"}');
     if (i >= 2) times.push(performance.now() - t);
   }
-  await bare.close();
+  bare.closeAllConnections();
+  await new Promise((r) => bare.close(r));
   return pct(times.sort((a, b) => a - b), 50);
 }
 
@@ -134,8 +156,9 @@ async function measure(dialect: Dialect): Promise<{ rows: Row[]; info: string }>
     return { rows: [], info: `${dialect}: ${data.calls.toLocaleString('en-US')} calls${data.seeded ? `, ${data.seeded.toLocaleString('en-US')} seeded in ${data.seedSeconds.toFixed(0)} s` : ' (reused)'}` };
   }
   const { app } = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000000' }), db });
-  await app.ready();
-  const post = async (url: string, body: unknown) => (await app.inject({ method: 'POST', url, payload: body as object })).json() as Record<string, unknown>;
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as AddressInfo).port;
+  const post = async (url: string, body: unknown) => JSON.parse((await postRaw(port, url, JSON.stringify(body))).toString()) as Record<string, unknown>;
   const login = await post('/api/v2/auth/login', { username: USER, password: PASSWORD });
   const ssid = login.ssid as string;
   const today = Math.floor(Date.now() / 86400_000) * 86400;
@@ -190,12 +213,12 @@ async function measure(dialect: Dialect): Promise<{ rows: Row[]; info: string }>
       // Timed until the whole answer has arrived; the client's own JSON.parse (tens of ms for the
       // megabytes of an hourly month by agent) is the client's time, not the service's.
       const t = performance.now();
-      const reply = await app.inject({ method: 'POST', url: '/api/v2/analysis/hits', payload: { ssid, ...body } });
+      const reply = await postRaw(port, '/api/v2/analysis/hits', JSON.stringify({ ssid, ...body }));
       const ms = performance.now() - t;
-      const res = JSON.parse(reply.payload) as Record<string, unknown>;
+      const res = JSON.parse(reply.toString()) as Record<string, unknown>;
       if (res.status !== 'success') throw new Error(`${name}: ${JSON.stringify(res)}`);
       keyCount = Object.keys(res.data as object).length;
-      payload = reply.rawPayload;
+      payload = reply;
       if (i === 0) first = ms;
       if (i >= 2) times.push(ms); // two warm-up rounds
     }
