@@ -17,7 +17,8 @@ export function successEnvelope<T extends object>(fields: T): { status: 'success
 
 /**
  * An answer may carry its whole success envelope as UTF-8 JSON under this
- * symbol; the app's serializer (app.ts) sends those bytes as they are. Cached
+ * symbol: one buffer, which the app's serializer (app.ts) sends as it is, or
+ * pieces, which the operation writes one after another (operation.ts). Cached
  * live views use it so tens of kilobytes are not serialised and encoded again
  * on every request; analysis/hits writes megabytes of counters as text
  * without building objects first. Object spread (successEnvelope) copies
@@ -30,14 +31,22 @@ export function withPreserialized<T extends object>(fields: T): T {
   return fields;
 }
 
+/** Answers larger than this are sent as their pieces (operation.ts), not joined into one buffer first. */
+const JOIN_UP_TO = 256 * 1024;
+
 /**
  * A success answer `{status, code, data}` whose `data` is already encoded
- * JSON. The object's own `data` is empty: the bytes are the answer (the
- * response schema check in tests parses the bytes, operation.ts).
+ * JSON, given as pieces to send one after another. The object's own `data`
+ * is empty: the bytes are the answer (the response schema check in tests
+ * parses the bytes, operation.ts). A small answer is joined into one buffer;
+ * a large one stays in pieces (views of kept analysis days: copying 25 MB
+ * into fresh memory costs more here than sending it).
  */
-export function preserializedData(dataJson: Buffer): { data: Record<string, never> } {
+export function preserializedData(pieces: readonly Buffer[]): { data: Record<string, never> } {
   const fields = { data: {} };
-  (fields as Record<symbol, Buffer>)[PRESERIALIZED] = Buffer.concat([DATA_PREFIX, dataJson, CLOSE]);
+  const all = [DATA_PREFIX, ...pieces, CLOSE];
+  const size = all.reduce((n, p) => n + p.length, 0);
+  (fields as Record<symbol, Buffer | Buffer[]>)[PRESERIALIZED] = size <= JOIN_UP_TO ? Buffer.concat(all, size) : all;
   return fields;
 }
 

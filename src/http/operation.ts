@@ -1,6 +1,6 @@
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthService } from '../auth/auth.service.js';
 import { credentialsFromBody } from '../auth/credentials.js';
 import type { Permission } from '../auth/permissions.js';
@@ -104,22 +104,42 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
         if (op.permission && !principal.permissions.has(op.permission)) throw fail(1015, `missing permission ${op.permission}`);
         request.principal = principal;
       },
-      handler: async (request) => {
+      handler: async (request, reply) => {
         const result = await op.handler({ principal: request.principal!, body: request.body as Static<TObject>, request });
         const envelope = successEnvelope(result);
+        const bytes = (envelope as Record<symbol, Buffer | Buffer[] | undefined>)[PRESERIALIZED];
         if (responseCheck) {
           // An answer sent as ready bytes is checked as the client will read it.
-          const bytes = (envelope as Record<symbol, Buffer | undefined>)[PRESERIALIZED];
-          const sent: unknown = bytes ? JSON.parse(bytes.toString('utf8')) : envelope;
+          const sent: unknown = bytes ? JSON.parse(Buffer.concat(Array.isArray(bytes) ? bytes : [bytes]).toString('utf8')) : envelope;
           if (!responseCheck.Check(sent)) {
             const first = [...responseCheck.Errors(sent)][0];
             throw new Error(`response of ${op.module}/${op.name} breaks its schema at ${first?.path}: ${first?.message}`);
           }
         }
+        if (Array.isArray(bytes)) return sendPieces(reply, bytes);
         return envelope;
       },
     });
   });
+}
+
+/**
+ * Writes a large ready answer (envelope.ts, preserializedData) as its pieces,
+ * corked: one gathered write, no copy into one buffer. Headers already set
+ * on the reply (CORS) go with it; onResponse hooks (metrics, logs) run as
+ * for any answer.
+ */
+function sendPieces(reply: FastifyReply, pieces: Buffer[]): void {
+  reply.hijack();
+  const res = reply.raw;
+  let size = 0;
+  for (const p of pieces) size += p.length;
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) res.setHeader(name, value);
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': size });
+  res.cork();
+  for (const p of pieces) res.write(p);
+  res.uncork();
+  res.end();
 }
 
 function rateKey(body: Record<string, unknown>, ip: string): string {

@@ -94,4 +94,31 @@ forEachDatabase('analysis/hits: answers of past days kept per node', (use) => {
     expect(first.data['103']).toBeUndefined(); // its call is at 11:00 on the 12th, past the end
     expect(await ask(h.app, body)).toEqual(await ask(uncached.app, body));
   });
+
+  it('sends a large answer (over 256 kB, written in pieces) whole, with its headers, equal to a fresh one', async () => {
+    const t = await createTenant(h);
+    const records: CallRecord[] = [];
+    for (let agent = 1; agent <= 40; agent++) {
+      for (let hour = 0; hour < 48; hour++) records.push(call(t.accountId, `big-${agent}-${hour}`, D + 10 * 86400 + hour * 3600 + agent, { offers: [{ agent, ring: 3, answered: hour % 2 === 0 }] }));
+    }
+    await inTx(h.db, async (tx) => {
+      for (const r of records) await storeCall(tx, r);
+    });
+    const body = { ssid: t.ssid, breakDown: 'agentId', disPlay: 'hour', multi: true, filter: [days('01-20-2026', '01-21-2026')] };
+    const ask2 = (app: { inject: Harness['app']['inject'] }) => app.inject({ method: 'POST', url: '/api/v2/analysis/hits', payload: body, headers: { origin: 'https://crm.example' } });
+    for (let round = 0; round < 2; round++) {
+      const res = await ask2(h.app);
+      expect(res.statusCode).toBe(200);
+      expect(res.rawPayload.length).toBeGreaterThan(256 * 1024);
+      expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['access-control-allow-origin']).toBe('https://crm.example');
+      const answer = res.json() as { status: string; code: number; data: Record<string, Record<string, { TC: number; AC: number }>> };
+      expect(answer.status).toBe('success');
+      expect(Object.keys(answer.data)).toHaveLength(40);
+      expect(Object.keys(answer.data['7']!)).toHaveLength(48);
+      expect(answer.data['7']!['2026-01-21 01:00']).toMatchObject({ TC: 1, AC: 0 });
+      expect(answer).toEqual((await ask2(uncached.app)).json());
+    }
+  });
 });

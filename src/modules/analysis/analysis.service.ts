@@ -55,8 +55,8 @@ export class AnalysisService {
     this.days = new DayCache(cacheBytes);
   }
 
-  /** The answer's `data` as JSON bytes (see hitsDataJson) and the path that computed it. */
-  async hits(accountId: number, body: RawRequest): Promise<{ dataJson: Buffer; path: AnalysisPath }> {
+  /** The answer's `data` as JSON bytes, in pieces to send one after another (see hitsDataJson), and the path that computed it. */
+  async hits(accountId: number, body: RawRequest): Promise<{ dataJson: Buffer[]; path: AnalysisPath }> {
     const settings = await this.accounts.settings(accountId);
     const tz = settings.timezone;
     const q = parseRequest(body, tz);
@@ -90,7 +90,7 @@ export class AnalysisService {
    * computed; undefined when the query is not of that kind (or the cache is
    * off), null when nothing matches.
    */
-  private async byDay(accountId: number, q: AnalysisQuery, repo: AnalysisRepository, tz: string, ghost: number, path: 'daily' | 'hourly'): Promise<Buffer | null | undefined> {
+  private async byDay(accountId: number, q: AnalysisQuery, repo: AnalysisRepository, tz: string, ghost: number, path: 'daily' | 'hourly'): Promise<Buffer[] | null | undefined> {
     const r = q.range;
     if (this.days.maxBytes === 0 || !r || !q.multi || (q.display !== 'date' && q.display !== 'hour')) return undefined;
     let segments = daySegments(tz, r.from, r.to);

@@ -49,13 +49,6 @@ export class JsonBytes {
     return this;
   }
 
-  /** A slice of bytes already written elsewhere (a cached day of buckets): one memcpy. */
-  copy(src: Buffer, start: number, end: number): this {
-    this.room(end - start);
-    this.pos += src.copy(this.buf, this.pos, start, end);
-    return this;
-  }
-
   /** A number as JSON.stringify writes it; null for null. */
   number(x: number | null): this {
     if (x === null) return this.ascii('null');
