@@ -1,13 +1,16 @@
 /**
  * analysis/hits benchmark (PRODUCT §8): seeds N calls (or reuses a seeded
  * database) and measures p50/p95 of the query mix on SQLite and PostgreSQL,
- * over real HTTP on a local port (authentication, validation, JSON; timed
- * until the last byte of the answer has arrived, before the client parses
- * it), plus the database size. Each row's "bare floor" is a bare node:http
- * server started here sending the same bytes, read by the same client.
+ * over real HTTP on a local port (authentication, validation, JSON), plus
+ * the database size. p50/p95: one client in its own process (wrk, one
+ * connection, pinned to the second core) asking the same question for
+ * --seconds, timed until the last byte of each answer; "first ask": the
+ * first time since the server started (nothing of it kept in memory),
+ * timed in process. Each row's "bare floor" is a bare node:http server
+ * started here sending the same bytes, measured by the same wrk.
  *
  *   npx tsx bench/analysis.ts [--calls 10000000] [--days 150] [--db sqlite|postgres|both]
- *                             [--rounds 30] [--quick] [--seed-only] [--data-dir data/bench-analysis]
+ *                             [--seconds 4] [--quick] [--seed-only] [--data-dir data/bench-analysis]
  *
  * SQLite lives in --data-dir; PostgreSQL in schema bench_analysis of
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/callcenter_bench,
@@ -31,7 +34,7 @@ import type { Database, Dialect } from '../src/db/types.js';
 import { AccountService } from '../src/modules/account/account.service.js';
 import { storeCall } from '../src/modules/analysis/call-store.js';
 import type { CallRecord } from '../src/modules/calls/call-record.js';
-import { ensureBenchDatabase, PG_URL, root } from './support.js';
+import { ensureBenchDatabase, PG_URL, root, wrkLatency } from './support.js';
 
 const { options } = parseArgs(process.argv.slice(2));
 const quick = options.quick !== undefined;
@@ -39,7 +42,7 @@ const quick = options.quick !== undefined;
 const SEED_ONLY = options['seed-only'] !== undefined;
 const CALLS = Number(options.calls ?? (quick ? 200_000 : 10_000_000));
 const DAYS = Number(options.days ?? (quick ? 30 : 150));
-const ROUNDS = Number(options.rounds ?? (quick ? 10 : 30));
+const SECONDS = Number(options.seconds ?? (quick ? 1 : 4));
 const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
 const DATA_DIR = path.resolve(root, options['data-dir'] ?? 'data/bench-analysis');
 const SCHEMA = options.schema ?? 'bench_analysis';
@@ -91,10 +94,6 @@ async function ensureData(db: Database): Promise<{ accountId: number; calls: num
   return { accountId, calls: CALLS, seeded: CALLS - have, seedSeconds: (Date.now() - started) / 1000 };
 }
 
-function pct(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 interface Row {
   dialect: Dialect;
   name: string;
@@ -105,8 +104,9 @@ interface Row {
   first: number;
   keys: number;
   bytes: number;
-  /** p50 of a bare node:http server answering the same bytes precomputed, read by the same client. */
+  /** p50 of a bare node:http server answering the same bytes precomputed, measured the same way. */
   floor: number;
+  requests: number;
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -127,25 +127,21 @@ function postRaw(port: number, route: string, body: string): Promise<Buffer[]> {
 
 /**
  * The transport's share of an answer: a bare node:http server that sends a
- * precomputed body, read by the same client. A 25 MB answer cannot arrive
+ * precomputed body, measured by the same wrk. A 25 MB answer cannot arrive
  * faster than this, whatever the service does.
  */
-async function floorMs(body: Buffer, rounds: number): Promise<number> {
+async function floorMs(body: Buffer, ask: string): Promise<number> {
   const bare = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length }).end(body));
   });
   await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
-  const port = (bare.address() as AddressInfo).port;
-  const times: number[] = [];
-  for (let i = 0; i < rounds + 2; i++) {
-    const t = performance.now();
-    await postRaw(port, '/', '{"ssid":"x"}');
-    if (i >= 2) times.push(performance.now() - t);
+  try {
+    return (await wrkLatency(`http://127.0.0.1:${(bare.address() as AddressInfo).port}/`, ask, SECONDS)).p50;
+  } finally {
+    bare.closeAllConnections();
+    await new Promise((r) => bare.close(r));
   }
-  bare.closeAllConnections();
-  await new Promise((r) => bare.close(r));
-  return pct(times.sort((a, b) => a - b), 50);
 }
 
 async function measure(dialect: Dialect): Promise<{ rows: Row[]; info: string }> {
@@ -156,6 +152,15 @@ async function measure(dialect: Dialect): Promise<{ rows: Row[]; info: string }>
     return { rows: [], info: `${dialect}: ${data.calls.toLocaleString('en-US')} calls${data.seeded ? `, ${data.seeded.toLocaleString('en-US')} seeded in ${data.seedSeconds.toFixed(0)} s` : ' (reused)'}` };
   }
   const { app } = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000000' }), db });
+  try {
+    return await measureOn(dialect, app, db, size, data);
+  } finally {
+    await app.close();
+    await db.close();
+  }
+}
+
+async function measureOn(dialect: Dialect, app: Awaited<ReturnType<typeof buildApp>>['app'], db: Database, size: () => Promise<number>, data: Awaited<ReturnType<typeof ensureData>>): Promise<{ rows: Row[]; info: string }> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as AddressInfo).port;
   const post = async (url: string, body: unknown) => JSON.parse(Buffer.concat(await postRaw(port, url, JSON.stringify(body))).toString()) as Record<string, unknown>;
@@ -184,11 +189,11 @@ async function measure(dialect: Dialect): Promise<{ rows: Row[]; info: string }>
   mix.push(['other: did by one agent (cube)', { breakDown: 'did', filter: [range, { key: 'agentId', condi: 'eq', val: keys.agentId![0] }] }]);
   mix.push(['other: groupId by 2 agents, 30 days (raw)', { breakDown: 'groupId', filter: [range, { key: 'agentId', condi: 'in', val: keys.agentId!.slice(0, 2) }] }]);
   mix.push(['other: agentId, 1 day not whole days (hourly + raw edges)', { breakDown: 'agentId', filter: [{ key: 'date', condi: 'range', val: `${today - 2 * 86400 + 1800},${today - 86400 + 1799}` }] }]);
-  // Up to the end of today, with a call ending before each ask (as ingest does all day): today is
+  // Up to the end of today, with calls ending meanwhile (as ingest stores them all day): today is
   // computed again every time, the 30 days before it come from memory.
   const live = (display: string) => ({ breakDown: 'agentId', disPlay: display, multi: true, filter: [{ key: 'date', condi: 'range', val: `${today - 30 * 86400},${today + 86400 - 1}` }] });
-  mix.push(['live: agentId, 30 days + today, date (multi), a call stored before each ask', live('date')]);
-  mix.push(['live: agentId, 30 days + today, disPlay hour (multi), a call stored before each ask', live('hour')]);
+  mix.push(['live: agentId, 30 days + today, date (multi), 10 calls/s stored meanwhile', live('date')]);
+  mix.push(['live: agentId, 30 days + today, disPlay hour (multi), 10 calls/s stored meanwhile', live('hour')]);
   let stored = 0;
   const storeOne = async () => {
     const at = Math.floor(Date.now() / 1000) - 60;
@@ -200,38 +205,34 @@ async function measure(dialect: Dialect): Promise<{ rows: Row[]; info: string }>
     };
     await db.transaction((tx) => storeCall(tx, record));
   };
+  const ask = async (body: Record<string, unknown>, name: string) => {
+    const t = performance.now();
+    const chunks = await postRaw(port, '/api/v2/analysis/hits', JSON.stringify({ ssid, ...body }));
+    const ms = performance.now() - t;
+    const reply = Buffer.concat(chunks);
+    const res = JSON.parse(reply.toString()) as Record<string, unknown>;
+    if (res.status !== 'success') throw new Error(`${name}: ${JSON.stringify(res).slice(0, 300)}`);
+    return { ms, reply, keys: Object.keys(res.data as object).length };
+  };
   const rows: Row[] = [];
   for (const [name, body] of mix) {
-    const times: number[] = [];
-    let keyCount = 0;
-    let payload: Buffer = Buffer.alloc(0);
-    let first = 0;
-    // Slow rows (raw scans, a month of hourly buckets) get fewer rounds.
-    const rounds = name.includes('(raw)') || name.includes('hour') ? Math.max(3, Math.floor(ROUNDS / 5)) : ROUNDS;
-    for (let i = 0; i < rounds + 2; i++) {
-      if (name.startsWith('live')) await storeOne();
-      // Timed until the whole answer has arrived; the client's own JSON.parse (tens of ms for the
-      // megabytes of an hourly month by agent) is the client's time, not the service's.
-      const t = performance.now();
-      const chunks = await postRaw(port, '/api/v2/analysis/hits', JSON.stringify({ ssid, ...body }));
-      const ms = performance.now() - t;
-      const reply = Buffer.concat(chunks);
-      const res = JSON.parse(reply.toString()) as Record<string, unknown>;
-      if (res.status !== 'success') throw new Error(`${name}: ${JSON.stringify(res)}`);
-      keyCount = Object.keys(res.data as object).length;
-      payload = reply;
-      if (i === 0) first = ms;
-      if (i >= 2) times.push(ms); // two warm-up rounds
-    }
-    times.sort((a, b) => a - b);
-    const floor = await floorMs(payload, rounds);
-    rows.push({ dialect, name, path: '', p50: pct(times, 50), p95: pct(times, 95), first, keys: keyCount, bytes: payload.length, floor });
-    process.stderr.write(`  ${dialect} ${name}: p50 ${pct(times, 50).toFixed(1)} ms, first ask ${first.toFixed(1)} ms (bare floor ${floor.toFixed(1)} ms, ${payload.length} B)\n`);
+    const live = name.startsWith('live');
+    if (live) await storeOne();
+    const first = await ask(body, name);
+    // Calls keep ending while a live row is measured: ten a second, as ingest would store them.
+    let storing = Promise.resolve();
+    const timer = live ? setInterval(() => (storing = storing.then(storeOne)), 100) : null;
+    const w = await wrkLatency(`http://127.0.0.1:${port}/api/v2/analysis/hits`, JSON.stringify({ ssid, ...body }), SECONDS);
+    if (timer) clearInterval(timer);
+    await storing;
+    if (w.failures > 0 || !(w.requests > 0)) throw new Error(`${name}: wrk saw ${w.failures} failures in ${w.requests} requests`);
+    const last = await ask(body, name); // still a success answer after the run (wrk does not read the bodies)
+    const floor = await floorMs(last.reply, JSON.stringify({ ssid, ...body }));
+    rows.push({ dialect, name, path: '', p50: w.p50, p95: w.p95, first: first.ms, keys: last.keys, bytes: last.reply.length, floor, requests: w.requests });
+    process.stderr.write(`  ${dialect} ${name}: p50 ${w.p50.toFixed(1)} ms, p95 ${w.p95.toFixed(1)} ms (${w.requests} asks), first ask ${first.ms.toFixed(1)} ms (bare floor ${floor.toFixed(1)} ms, ${last.reply.length} B)\n`);
   }
   const bytes = await size();
   const rollupRows = Number((await db.get<{ n: number }>('SELECT (SELECT COUNT(*) FROM analysis_hourly) + (SELECT COUNT(*) FROM analysis_daily) + (SELECT COUNT(*) FROM analysis_cube) AS n'))?.n ?? 0);
-  await app.close();
-  await db.close();
   const info = `${dialect}: ${data.calls.toLocaleString('en-US')} calls over ${DAYS} days${data.seeded ? `, ${data.seeded.toLocaleString('en-US')} seeded in ${data.seedSeconds.toFixed(0)} s (${Math.round(data.seeded / data.seedSeconds).toLocaleString('en-US')} calls/s)` : ' (reused)'}, database ${(bytes / 2 ** 30).toFixed(2)} GiB, ${rollupRows.toLocaleString('en-US')} roll-up rows`;
   return { rows, info };
 }
