@@ -1,6 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { replaceCall, storeCall } from '../../src/modules/analysis/call-store.js';
+import { rebuildRollups } from '../../src/modules/analysis/rebuild.js';
 import type { CallRecord } from '../../src/modules/calls/call-record.js';
 import type { Database } from '../../src/db/types.js';
 import { createTenant, type Session } from '../helpers/factories.js';
@@ -120,5 +121,33 @@ forEachDatabase('analysis/hits: answers of past days kept per node', (use) => {
       expect(answer.data['7']!['2026-01-21 01:00']).toMatchObject({ TC: 1, AC: 0 });
       expect(answer).toEqual((await ask2(uncached.app)).json());
     }
+  });
+
+  it('answers a changed ghost threshold at once (the threshold is part of what a kept day depends on)', async () => {
+    const t = await createTenant(h);
+    await store(h, call(t.accountId, 'g1', D + 3600, { offers: [{ agent: 1, ring: 2, answered: true }], talkSecs: 5 }));
+    const body = { ssid: t.ssid, breakDown: 'agentId', disPlay: 'date', multi: true, filter: [days('01-10-2026', '01-10-2026')], fields: 'GH_UC' };
+    expect((await ask(h.app, body)).data['1']!['2026-01-10']).toEqual({ GH_UC: 0 }); // 5 s of talk > 3 s
+    await h.post('/api/v2/account/updateSettings', { ssid: t.ssid, ghostThresholdSecs: 5 });
+    expect((await ask(h.app, body)).data['1']!['2026-01-10']).toEqual({ GH_UC: 1 });
+  });
+
+  it('a roll-up rebuild makes every kept day of the account stale, days left empty and days without a mark included', async () => {
+    const t = await createTenant(h);
+    await store(
+      h,
+      call(t.accountId, 'r1', D + 3600, { offers: [{ agent: 1, ring: 2, answered: true }] }),
+      call(t.accountId, 'r2', D + 86400 + 3600, { offers: [{ agent: 1, ring: 2, answered: true }] }),
+    );
+    // Roll-up rows written before migration 044 have no change marks.
+    await h.db.run('DELETE FROM analysis_versions WHERE account_id = $1', [t.accountId]);
+    const body = { ssid: t.ssid, breakDown: 'agentId', disPlay: 'hour', multi: true, filter: [days('01-10-2026', '01-11-2026')], fields: 'TC' };
+    expect(Object.keys((await ask(h.app, body)).data['1']!)).toEqual(['2026-01-10 01:00', '2026-01-11 01:00']);
+    // Roll-ups drifted from the calls (a call removed behind their back): the rebuild repairs them,
+    // and its day is left without a call, so no flush of the rebuild touches it.
+    await h.db.run('DELETE FROM call_hits WHERE account_id = $1 AND call_id = $2', [t.accountId, 'r1']);
+    await h.db.run('DELETE FROM calls WHERE account_id = $1 AND call_id = $2', [t.accountId, 'r1']);
+    await rebuildRollups(h.db, t.accountId);
+    expect(Object.keys((await ask(h.app, body)).data['1']!)).toEqual(['2026-01-11 01:00']);
   });
 });

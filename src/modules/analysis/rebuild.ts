@@ -2,6 +2,7 @@ import type { Database } from '../../db/types.js';
 import { tenant } from '../../db/tenant.js';
 import { CALL_COLUMNS, factsOfRow, tableStore, type CallRow } from './rollup-store.js';
 import { RollupBatch } from './rollups.js';
+import { newVersion } from './rollup-writer.js';
 
 /**
  * Rebuilds an account's analysis roll-ups from its calls, keyed in the
@@ -13,8 +14,18 @@ import { RollupBatch } from './rollups.js';
 export async function rebuildRollups(db: Database, accountId: number, onProgress?: (done: number) => void): Promise<number> {
   return db.transaction(async (tx) => {
     const t = tenant(tx, accountId);
-    // Every cached day answer goes stale (the counters are never reset: see migration 044).
-    await t.run('UPDATE analysis_versions SET version = version + 1 WHERE account_id = $1');
+    // Every kept day answer goes stale: the days with a mark, and the days with roll-up rows that
+    // may have none yet (rows from before migration 044) and may come out empty. A local day is
+    // within the UTC days before and after its own number.
+    const mark = newVersion();
+    await t.run('UPDATE analysis_versions SET version = $2 WHERE account_id = $1', [mark]);
+    await t.run(
+      `INSERT INTO analysis_versions (account_id, utc_day, version)
+       SELECT DISTINCT account_id, bucket / 24, CAST($2 AS BIGINT) FROM analysis_hourly WHERE account_id = $1
+       UNION SELECT DISTINCT account_id, bucket + o.d, CAST($2 AS BIGINT) FROM analysis_daily CROSS JOIN (SELECT -1 AS d UNION ALL SELECT 0 UNION ALL SELECT 1) o WHERE account_id = $1
+       ON CONFLICT (account_id, utc_day) DO UPDATE SET version = excluded.version`,
+      [mark],
+    );
     for (const table of ['analysis_hourly', 'analysis_daily', 'analysis_cube', 'analysis_retry_flags', 'analysis_rollup_state']) {
       await t.run(`DELETE FROM ${table} WHERE account_id = $1`);
     }

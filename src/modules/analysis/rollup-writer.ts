@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type { Param, Queryable } from '../../db/types.js';
 import { tenant } from '../../db/tenant.js';
 import { COLS, IX, NCOLS, type Dim } from './counters.js';
@@ -63,19 +64,35 @@ export async function writeDeltas(tx: Queryable, accountId: number, table: 'anal
   });
 }
 
+const DAYS_PER_STATEMENT = 16;
+
 /**
- * Marks UTC days as changed (analysis_versions, migration 044): one
- * statement per flush, after the roll-up rows, in the same transaction. On
- * PostgreSQL ingest batches of an account already run one after another
- * (the sequence row lock), so the hot row adds no waiting.
+ * A new change mark: random, not a count. Readers only compare marks for
+ * equality, and a count could come back to a value a node has kept an
+ * answer under (a database restored from a backup, a failover to a standby
+ * that lost its last commits); 48 random bits do not.
+ */
+export function newVersion(): number {
+  return randomInt(1, 2 ** 48);
+}
+
+/**
+ * Marks UTC days as changed (analysis_versions, migration 044), in the
+ * caller's transaction: answers of those days kept on any node (day-cache.ts)
+ * no longer match from its commit on. Days in sorted order, in statements of
+ * at most 16 days (a bounded set of statement texts to prepare).
  */
 export async function bumpVersions(tx: Queryable, accountId: number, utcDays: number[]): Promise<void> {
-  if (utcDays.length === 0) return;
-  const values = utcDays.map((_, i) => `($1, $${i + 2}, 1)`).join(', ');
-  await tenant(tx, accountId).run(
-    `INSERT INTO analysis_versions (account_id, utc_day, version) VALUES ${values} ON CONFLICT (account_id, utc_day) DO UPDATE SET version = analysis_versions.version + 1`,
-    utcDays,
-  );
+  const days = [...new Set(utcDays)].sort((a, b) => a - b);
+  const t = tenant(tx, accountId);
+  for (let i = 0; i < days.length; i += DAYS_PER_STATEMENT) {
+    const chunk = days.slice(i, i + DAYS_PER_STATEMENT);
+    const values = chunk.map((_, j) => `($1, $${j + 3}, $2)`).join(', ');
+    await t.run(
+      `INSERT INTO analysis_versions (account_id, utc_day, version) VALUES ${values} ON CONFLICT (account_id, utc_day) DO UPDATE SET version = excluded.version`,
+      [newVersion(), ...chunk],
+    );
+  }
 }
 
 /**

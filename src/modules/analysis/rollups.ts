@@ -132,8 +132,8 @@ export class RollupBatch {
     await writeDeltas(tx, accountId, 'analysis_hourly', [...hourly.values()]);
     await writeDeltas(tx, accountId, 'analysis_daily', days.filter((d) => d.dim !== 'cube'));
     await writeDeltas(tx, accountId, 'analysis_cube', days.filter((d) => d.dim === 'cube'));
-    // Last, after the rows: answers of these days kept on any node are stale from this commit on.
-    await bumpVersions(tx, accountId, [...utcDays].sort((a, b) => a - b));
+    // Answers of these days kept on any node are stale from this transaction's commit on.
+    await bumpVersions(tx, accountId, [...utcDays]);
     this.deltas.clear();
   }
 }
