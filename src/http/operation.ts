@@ -127,7 +127,8 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
  * Writes a large ready answer (envelope.ts, preserializedData) as its pieces,
  * corked: one gathered write, no copy into one buffer. Headers already set
  * on the reply (CORS) go with it; onResponse hooks (metrics, logs) run as
- * for any answer.
+ * for any answer, onSend hooks do not (there are none: one that must see
+ * every answer, compression say, has to handle these too).
  */
 function sendPieces(reply: FastifyReply, pieces: Buffer[]): void {
   reply.hijack();
@@ -136,10 +137,15 @@ function sendPieces(reply: FastifyReply, pieces: Buffer[]): void {
   for (const p of pieces) size += p.length;
   for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) res.setHeader(name, value);
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': size });
-  res.cork();
-  for (const p of pieces) res.write(p);
-  res.uncork();
-  res.end();
+  try {
+    res.cork();
+    for (const p of pieces) res.write(p);
+    res.uncork();
+    res.end();
+  } catch (err) {
+    // Past hijack() Fastify no longer answers for us: close the connection rather than leave the client waiting.
+    res.destroy(err as Error);
+  }
 }
 
 function rateKey(body: Record<string, unknown>, ip: string): string {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Database } from '../../db/types.js';
 import { analysisError } from '../../http/errors.js';
 import { AccountService } from '../account/account.service.js';
@@ -25,8 +26,12 @@ function normalise(dim: string, values: Iterable<string>): string[] {
 }
 
 function filterKey(f: ValueFilter | undefined): string {
-  return f ? JSON.stringify([f.include && [...f.include].sort(), [...f.exclude].sort()]) : '-';
+  const set = (values: string[]) => [...new Set(values)].sort();
+  return f ? JSON.stringify([f.include && set(f.include), set(f.exclude)]) : '-';
 }
+
+/** Longer ranges are counted without kept days: cutting them into local days costs more than it saves. */
+const MAX_KEPT_RANGE_DAYS = 400;
 
 function valueFilter(q: AnalysisQuery, dim: Dim | 'direction'): ValueFilter | undefined {
   const f = q.filters[dim];
@@ -93,6 +98,7 @@ export class AnalysisService {
   private async byDay(accountId: number, q: AnalysisQuery, repo: AnalysisRepository, tz: string, ghost: number, path: 'daily' | 'hourly'): Promise<Buffer[] | null | undefined> {
     const r = q.range;
     if (this.days.maxBytes === 0 || !r || !q.multi || (q.display !== 'date' && q.display !== 'hour')) return undefined;
+    if (r.to - r.from > MAX_KEPT_RANGE_DAYS * DAY) return undefined;
     let segments = daySegments(tz, r.from, r.to);
     if (!segments || segments.length === 0) return undefined;
     if (path === 'daily') {
@@ -102,9 +108,13 @@ export class AnalysisService {
       segments = segments.filter((s) => s.day >= first && s.day <= last).map((s) => ({ ...s, whole: true }));
       if (segments.length === 0) return undefined;
     } else if (segments.some((s) => s.from % HOUR !== 0 || s.to % HOUR !== 0)) return undefined;
+    if (!segments.some((s) => s.whole)) return undefined;
     const versions = await repo.versions(segments[0]!.utcDays[0], segments[segments.length - 1]!.utcDays[1]);
     const fields = q.fields.map((f) => `${f.name}=${f.code}`).join(',');
-    const key = [accountId, path, q.breakDown, q.display, tz, ghost, fields, filterKey(valueFilter(q, q.breakDown)), filterKey(valueFilter(q, 'direction'))].join('|');
+    // Hashed: a breakdown filter may list thousands of keys, and the key is repeated per kept day.
+    const key = createHash('sha256')
+      .update([accountId, path, q.breakDown, q.display, tz, ghost, fields, filterKey(valueFilter(q, q.breakDown)), filterKey(valueFilter(q, 'direction'))].join('|'))
+      .digest('base64');
     const fragments = await fragmentsByDay(this.days, {
       key,
       segments,

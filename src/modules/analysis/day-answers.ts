@@ -38,6 +38,12 @@ function splitByDay(grid: Grid): Map<number, Grid> {
   return days;
 }
 
+function ownCopy(bytes: Buffer): Buffer {
+  const copy = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(copy);
+  return copy;
+}
+
 /**
  * The answer's buckets, one fragment per segment in time order: whole days
  * from the cache when their token still holds, the rest computed — each run
@@ -60,8 +66,9 @@ export async function fragmentsByDay(cache: DayCache, plan: DayAnswerPlan): Prom
     for (let k = i; k <= j; k++) {
       const s = segments[k]!;
       const written = plan.write(byDay.get(s.day) ?? new Map());
-      // Kept at its own size, not in the larger buffer it was written into.
-      const f = s.whole ? { bytes: Buffer.from(written.bytes), keys: written.keys } : written;
+      // Kept at its own size, not in the larger buffer it was written into (nor in Node's shared
+      // 8 kB pool, which a small copy would come from and keep alive).
+      const f = s.whole ? { bytes: ownCopy(written.bytes), keys: written.keys } : written;
       if (s.whole) cache.set(`${plan.key}|${s.day}`, tokens[k]!, f);
       out[k] = f;
     }

@@ -1,9 +1,10 @@
 import type { BucketFragment } from './hits-json.js';
 
 /**
- * Answers of whole past days, kept in memory per node: a month of hours by
- * agent is 144,000 buckets (25 MB) to read, sum and write, yet 29 of its 30
- * days have not changed since the last time anyone asked. An entry is a
+ * Answers of whole days, kept in memory per node: a month of hours by agent
+ * is 144,000 buckets (25 MB) to read, sum and write, yet 29 of its 30 days
+ * have not changed since the last time anyone asked (today is kept too, and
+ * replaced whenever ingest changes it). An entry is a
  * day's written buckets (hits-json.ts, BucketFragment) under the day's
  * version token: the change counters of the UTC days it covers
  * (analysis_versions, bumped by every roll-up flush in the flush's own
@@ -39,8 +40,8 @@ export class DayCache {
       this.entries.delete(key);
       this.used -= old.size;
     }
-    // The bytes plus about 64 bytes per key for the span table.
-    const size = fragment.bytes.length + fragment.keys.size * 64 + 256;
+    // The bytes, about 128 bytes per key of the span table, and the entry itself with its key.
+    const size = fragment.bytes.length + fragment.keys.size * 128 + key.length * 2 + 256;
     if (size > this.maxBytes) return;
     for (const [k, e] of this.entries) {
       if (this.used + size <= this.maxBytes) break;
@@ -51,7 +52,7 @@ export class DayCache {
     this.used += size;
   }
 
-  /** Bytes held (for tests and metrics). */
+  /** Bytes held, as counted against the budget. */
   get bytes(): number {
     return this.used;
   }

@@ -79,6 +79,26 @@ describe('joinFragments', () => {
     expect(Object.keys(JSON.parse(joined.toString()))).toEqual(['9', '10', '12']);
   });
 
+  it('gathers small spans into few pieces and keeps large ones as views of the kept bytes', () => {
+    const q = query({ breakDown: 'agent', multi: true, display: 'date' });
+    const small = [grid([]), grid([])];
+    const whole: Grid = new Map();
+    for (let k = 1; k <= 300; k++) {
+      for (const [i, day] of ['2026-11-01', '2026-11-02'].entries()) {
+        cell(small[i]!, String(k), day)[IX.tc] = k;
+        cell(whole, String(k), day)[IX.tc] = k;
+      }
+    }
+    const fragments = small.map((g) => bucketFragment(q, g));
+    const pieces = joinFragments(fragments)!;
+    expect(pieces.length).toBeLessThanOrEqual(3);
+    expect(Buffer.concat(pieces).toString()).toBe(dataText(q, whole));
+    const big: Grid = new Map();
+    for (let b = 0; b < 200; b++) cell(big, '1', `bucket-${String(b).padStart(3, '0')}`)[IX.tc] = 1; // one key, 200 buckets: a span of kilobytes
+    const bigFragment = bucketFragment(q, big);
+    expect(joinFragments([bigFragment])!.some((p) => p.buffer === bigFragment.bytes.buffer)).toBe(true);
+  });
+
   it('is null when no day has a counted bucket', () => {
     const q = query({ multi: true });
     expect(joinFragments([bucketFragment(q, grid([['c1', '2026-11-01', {}]])), bucketFragment(q, new Map())])).toBeNull();
