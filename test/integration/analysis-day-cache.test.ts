@@ -150,4 +150,20 @@ forEachDatabase('analysis/hits: answers of past days kept per node', (use) => {
     await rebuildRollups(h.db, t.accountId);
     expect(Object.keys((await ask(h.app, body)).data['1']!)).toEqual(['2026-01-11 01:00']);
   });
+
+  it('roll-up writers of one account running at once all commit (no deadlock on shared counters and marks)', async () => {
+    const t = await createTenant(h);
+    const calls = (tag: string, order: number[]) =>
+      order.map((d) => call(t.accountId, `${tag}-${d}`, D + d * 86400 + 3600, { offers: [{ agent: 1 + (d % 2), ring: 2, answered: true }, { agent: 3, ring: 1 }] }));
+    // Each transaction stores calls of the same days and cells, half of them in the opposite order.
+    const writers = Array.from({ length: 8 }, (_, i) =>
+      // On PostgreSQL through two nodes' pools; SQLite is one writer per file (one connection here).
+      inTx(i % 2 === 0 || h.dialect === 'sqlite' ? h.db : other.db, async (tx) => {
+        for (const r of calls(`w${i}`, i % 2 === 0 ? [0, 1, 2, 3] : [3, 2, 1, 0])) await storeCall(tx, r);
+      }),
+    );
+    await Promise.all(writers);
+    const body = { ssid: t.ssid, breakDown: 'agentId', disPlay: 'date', multi: true, filter: [days('01-10-2026', '01-13-2026')], fields: 'TC' };
+    expect((await ask(h.app, body)).data['3']).toEqual({ '2026-01-10': { TC: 8 }, '2026-01-11': { TC: 8 }, '2026-01-12': { TC: 8 }, '2026-01-13': { TC: 8 } });
+  });
 });

@@ -2,7 +2,7 @@ import type { Database } from '../../db/types.js';
 import { tenant } from '../../db/tenant.js';
 import { CALL_COLUMNS, factsOfRow, tableStore, type CallRow } from './rollup-store.js';
 import { RollupBatch } from './rollups.js';
-import { newVersion } from './rollup-writer.js';
+import { lockRollupWriters, newVersion } from './rollup-writer.js';
 
 /**
  * Rebuilds an account's analysis roll-ups from its calls, keyed in the
@@ -14,6 +14,7 @@ import { newVersion } from './rollup-writer.js';
 export async function rebuildRollups(db: Database, accountId: number, onProgress?: (done: number) => void): Promise<number> {
   return db.transaction(async (tx) => {
     const t = tenant(tx, accountId);
+    await lockRollupWriters(tx, accountId);
     // Every kept day answer goes stale: the days with a mark, and the days with roll-up rows that
     // may have none yet (rows from before migration 044) and may come out empty. A local day is
     // within the UTC days before and after its own number.

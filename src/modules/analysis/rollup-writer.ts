@@ -64,6 +64,21 @@ export async function writeDeltas(tx: Queryable, accountId: number, table: 'anal
   });
 }
 
+/** Advisory lock namespace of an account's roll-up writers (PostgreSQL; the key is the account id). */
+const PG_ROLLUP_LOCK = 7_241_002;
+
+/**
+ * Serialises an account's roll-up writers (ingest, bulk loads, rebuilds) on
+ * PostgreSQL until the transaction ends. Each adds to counter rows, and
+ * today's change mark, in its own order; two at once could deadlock, where
+ * one after the other merely waits. Ingest batches of an account already
+ * run one at a time (the sequence row), so it costs them nothing. SQLite
+ * has one writer anyway.
+ */
+export async function lockRollupWriters(tx: Queryable, accountId: number): Promise<void> {
+  if (tx.dialect === 'postgres') await tx.get('SELECT pg_advisory_xact_lock($1, $2)', [PG_ROLLUP_LOCK, accountId]);
+}
+
 const DAYS_PER_STATEMENT = 16;
 
 /**

@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/types.js';
 import type { CallRecord } from '../calls/call-record.js';
 import { DIMS, IX, NCOLS, addCallInKey, isAnswered, keysOf, type CallFacts, type Dim } from './counters.js';
 import { tableStore } from './rollup-store.js';
-import { bumpVersions, cubeKey, rollupZone, writeDeltas, type Delta } from './rollup-writer.js';
+import { bumpVersions, cubeKey, lockRollupWriters, rollupZone, writeDeltas, type Delta } from './rollup-writer.js';
 import { localDay } from './timezone.js';
 
 /**
@@ -106,6 +106,7 @@ export class RollupBatch {
   /** Writes the accumulated changes: UTC-hour rows, and local-day rows (and cube rows) in the roll-up's zone. */
   async flush(tx: Queryable, accountId: number): Promise<void> {
     if (this.deltas.size === 0) return;
+    await lockRollupWriters(tx, accountId);
     const tz = await rollupZone(tx, accountId);
     const hourly = new Map<string, Delta>();
     const daily = new Map<string, Delta>();
