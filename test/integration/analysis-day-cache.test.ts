@@ -166,4 +166,34 @@ forEachDatabase('analysis/hits: answers of past days kept per node', (use) => {
     const body = { ssid: t.ssid, breakDown: 'agentId', disPlay: 'date', multi: true, filter: [days('01-10-2026', '01-13-2026')], fields: 'TC' };
     expect((await ask(h.app, body)).data['3']).toEqual({ '2026-01-10': { TC: 8 }, '2026-01-11': { TC: 8 }, '2026-01-12': { TC: 8 }, '2026-01-13': { TC: 8 } });
   });
+
+  it('cuts local days right across a DST change and in a half-hour zone (kept answers equal fresh ones)', async () => {
+    const spring = Date.UTC(2026, 2, 8, 5) / 1000; // 2026-03-08 00:00 in New York: a 23-hour day
+    // [zone, local midnight of the middle day (UTC), the local midnight after the last day, displays]
+    for (const [tz, start, end, displays] of [
+      ['America/New_York', spring, spring + (23 + 24) * 3600, ['hour', 'date']],
+      ['Asia/Kolkata', D - 5.5 * 3600, D - 5.5 * 3600 + 2 * 86400, ['date']],
+    ] as const) {
+      const t = await createTenant(h, { timezone: tz });
+      const records: CallRecord[] = [];
+      // A call every 50 minutes over the three local days.
+      for (let at = start - 86400; at < end; at += 3000) records.push(call(t.accountId, `z${at}`, at, { offers: [{ agent: 1 + (at % 2), ring: 2, answered: true }] }));
+      await inTx(h.db, async (tx) => {
+        for (const r of records) await storeCall(tx, r);
+      });
+      const local = (at: number) => {
+        const p = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(at * 1000)).map((x) => [x.type, x.value]));
+        return `${p.month}-${p.day}-${p.year}`;
+      };
+      for (const disPlay of displays) {
+        const body = { ssid: t.ssid, breakDown: 'agentId', disPlay, multi: true, filter: [days(local(start - 86400), local(start + 86400))] };
+        const fresh = await ask(uncached.app, body);
+        expect(fresh.code).toBe(200);
+        const total = Object.values(fresh.data).reduce((n, buckets) => n + Object.values(buckets).reduce((m, c) => m + c.TC!, 0), 0);
+        expect(total, `${tz} ${disPlay}`).toBe(records.length);
+        expect(await ask(h.app, body)).toEqual(fresh);
+        expect(await ask(h.app, body)).toEqual(fresh);
+      }
+    }
+  });
 });
