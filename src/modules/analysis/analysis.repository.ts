@@ -138,7 +138,7 @@ export class AnalysisRepository {
     return row?.timezone ?? null;
   }
 
-  /** Change counters of the UTC days fromDay…toDay (analysis_versions; a day never changed has no row). */
+  /** Change marks of the UTC days fromDay…toDay (analysis_versions; a day never marked has no row). */
   async versions(fromDay: number, toDay: number): Promise<Map<number, number>> {
     const rows = await this.t.allValues('SELECT utc_day, version FROM analysis_versions WHERE account_id = $1 AND utc_day >= $2 AND utc_day <= $3', [fromDay, toDay]);
     return new Map(rows.map((r) => [Number(r[0]), Number(r[1])]));

@@ -7,7 +7,7 @@ export interface DayAnswerPlan {
   /** Everything a day's answer depends on besides the day and its data (account, path, breakdown, fields, filters, zone…). */
   key: string;
   segments: DaySegment[];
-  /** Change counters per UTC day, read before any roll-up row (a day never changed has none). */
+  /** Change marks per UTC day, read before any roll-up row (a day never marked has none). */
   versions: Map<number, number>;
   /** Counter vectors of [from, to), the local days firstDay…lastDay, per key and bucket label. */
   compute(from: number, to: number, firstDay: number, lastDay: number): Promise<Grid>;

@@ -6,9 +6,9 @@ import type { BucketFragment } from './hits-json.js';
  * have not changed since the last time anyone asked (today is kept too, and
  * replaced whenever ingest changes it). An entry is a
  * day's written buckets (hits-json.ts, BucketFragment) under the day's
- * version token: the change counters of the UTC days it covers
- * (analysis_versions, bumped by every roll-up flush in the flush's own
- * transaction, on any node). A request reads the tokens first, then uses an
+ * token: the change marks of the UTC days it covers (analysis_versions,
+ * set anew by every roll-up flush in the flush's own transaction, on any
+ * node). A request reads the tokens first, then uses an
  * entry only when its token is the current one, so an acknowledged ingest
  * or late event is in the next answer on every node.
  *

@@ -12,7 +12,7 @@ export interface DaySegment {
   to: number;
   /** The range holds the whole local day. */
   whole: boolean;
-  /** The UTC days (inclusive) the local day touches: whose change counters decide if a kept answer of it still holds. */
+  /** The UTC days (inclusive) the local day touches: whose change marks decide if a kept answer of it still holds. */
   utcDays: [number, number];
 }
 
