@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/types.js';
-import { fail } from '../http/errors.js';
+import { fail } from '../errors/catalogue.js';
 import { AuthRepository } from './auth.repository.js';
 import { ALL_PERMISSIONS, isPermission, type Permission } from './permissions.js';
 import { userIdOf, type Principal } from './principal.js';

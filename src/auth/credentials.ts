@@ -1,4 +1,4 @@
-import { fail } from '../http/errors.js';
+import { fail } from '../errors/catalogue.js';
 import type { Credentials } from './auth.service.js';
 
 const present = (v: unknown) => v !== undefined && v !== null && v !== '';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/types.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/catalogue.js';
 import { AccountService } from '../modules/account/account.service.js';
 import { injectTransport, type ApiBody, type Transport } from '../simulator/transport.js';
 import { DEMO_DIDS, DEMO_GROUPS, DEMO_ROLES, demoAgents, demoContacts, demoNumber, demoRules } from './data.js';

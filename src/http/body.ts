@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import sjson from 'secure-json-parse';
-import { fail } from './errors.js';
+import { fail } from '../errors/catalogue.js';
 
 /** True when a string (or key) anywhere in the value holds U+0000. */
 function hasNul(v: unknown): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from './errors.js';
+import { AppError } from '../errors/catalogue.js';
 import { contactDigits, normaliseContact } from './contact.js';
 
 describe('normaliseContact', () => {

@@ -1,4 +1,4 @@
-import { fail } from './errors.js';
+import { fail } from '../errors/catalogue.js';
 
 /**
  * A contact number as the wire sends it (string or number) reduced to its

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { DatabaseUnavailableError } from '../db/types.js';
 import { errorEnvelope } from './envelope.js';
-import { AppError, GENERAL, type CatalogueModule } from './errors.js';
+import { AppError, GENERAL, type CatalogueModule } from '../errors/catalogue.js';
 import { validationError } from './validation.js';
 
 /**

@@ -6,7 +6,7 @@ import { credentialsFromBody } from '../auth/credentials.js';
 import type { Permission } from '../auth/permissions.js';
 import type { Principal, PrincipalKind } from '../auth/principal.js';
 import { ErrorEnvelopeSchema, PRESERIALIZED, successEnvelope } from './envelope.js';
-import { AppError, fail, type CatalogueModule } from './errors.js';
+import { AppError, fail, type CatalogueModule } from '../errors/catalogue.js';
 import type { RateLimiter } from './rate-limit.js';
 
 export interface OperationContext<B> {

@@ -1,4 +1,4 @@
-import { AppError } from './errors.js';
+import { AppError } from '../errors/catalogue.js';
 
 /**
  * Per-credential fixed one-minute windows (per IP for requests without

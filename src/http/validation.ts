@@ -1,4 +1,4 @@
-import { AppError, messageOf, type CatalogueModule } from './errors.js';
+import { AppError, messageOf, type CatalogueModule } from '../errors/catalogue.js';
 
 /*
  * Schema validation failures become catalogue errors. A property schema may

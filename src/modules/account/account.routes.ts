@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { fail } from '../../http/errors.js';
+import { fail } from '../../errors/catalogue.js';
 import { defineOperation } from '../../http/operation.js';
 import { CreateAccountBody, CreateAccountResponse, GetSettingsBody, SettingsResponse, UpdateSettingsBody } from './account.schemas.js';
 import { AccountService } from './account.service.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/types.js';
 import { hashPassword } from '../../auth/secrets.js';
-import { agentError, fail } from '../../http/errors.js';
+import { agentError, fail } from '../../errors/catalogue.js';
 import { AccountRepository, type AccountRow } from './account.repository.js';
 
 export const CUSTOM_FIELD_TYPES = ['text', 'number', 'date', 'email', 'phone'] as const;

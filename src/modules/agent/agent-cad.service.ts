@@ -1,7 +1,7 @@
 import { visibleSubtreeOf, type Principal } from '../../auth/principal.js';
 import { tenant } from '../../db/tenant.js';
 import type { Queryable } from '../../db/types.js';
-import { agentError } from '../../http/errors.js';
+import { agentError } from '../../errors/catalogue.js';
 import { AgentRepository, type AgentRow } from './agent.repository.js';
 import { withAgentLocks } from './agent-locks.js';
 

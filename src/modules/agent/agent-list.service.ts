@@ -1,7 +1,7 @@
 import { visibleSubtreeOf, type Principal } from '../../auth/principal.js';
 import { tenant } from '../../db/tenant.js';
 import type { Queryable } from '../../db/types.js';
-import { fail } from '../../http/errors.js';
+import { fail } from '../../errors/catalogue.js';
 import { GroupService } from '../group/group.service.js';
 import { AgentRepository, type AgentRow } from './agent.repository.js';
 import type { WorkingRule } from './agent.rules.js';

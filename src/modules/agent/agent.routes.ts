@@ -16,7 +16,7 @@ import {
   UpdateAgentBody,
 } from './agent.schemas.js';
 import { AgentService } from './agent.service.js';
-import { toId } from './ids.js';
+import { toId } from '../../http/ids.js';
 
 const WRITE_ERRORS = [1000, 1014, 1015, 1047, 1503, 1504, 1505, 1508, 1510, 1511, 1512, 1513, 1514, 1515, 1516, 1519, 1528];
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/catalogue.js';
 import { agentName, allowDidList, callPass, destValue, groupMapping, MINUTES_PER_DAY, workingRules } from './agent.rules.js';
 
 const codeOf = (fn: () => unknown): number | null => {

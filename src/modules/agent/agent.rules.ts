@@ -1,5 +1,5 @@
 import { contactDigits } from '../../http/contact.js';
-import { agentError, fail } from '../../http/errors.js';
+import { agentError, fail } from '../../errors/catalogue.js';
 import { didDigits } from '../did/did.service.js';
 
 /*

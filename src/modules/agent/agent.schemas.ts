@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { SuccessSchema } from '../../http/envelope.js';
-import { IdSchema } from './ids.js';
+import { IdSchema } from '../../http/ids.js';
 
 /** Agent/setCad and Agent/unsetCad take at most this many ids per request. */
 export const MAX_CAD_IDS = 500;

@@ -5,7 +5,7 @@ import { hashPassword } from '../../auth/secrets.js';
 import { systemClock, type Clock } from '../../clock.js';
 import { tenant } from '../../db/tenant.js';
 import type { Database, Queryable } from '../../db/types.js';
-import { agentError } from '../../http/errors.js';
+import { agentError } from '../../errors/catalogue.js';
 import { DidService } from '../did/did.service.js';
 import { GroupService } from '../group/group.service.js';
 import { RoleService } from '../role/role.service.js';
@@ -13,7 +13,7 @@ import { AGENT_LOCK_MS, agentLockKey, withAgentLocks } from './agent-locks.js';
 import { AgentRepository, LoginNameRepository, type AgentFields, type AgentRef, type AgentRow } from './agent.repository.js';
 import * as rules from './agent.rules.js';
 import type { CreateAgentBody, UpdateAgentBody } from './agent.schemas.js';
-import { toId } from './ids.js';
+import { toId } from '../../http/ids.js';
 
 export type { AgentRef };
 type CreateInput = Static<typeof CreateAgentBody>;

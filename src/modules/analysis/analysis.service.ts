@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../../db/types.js';
-import { analysisError } from '../../http/errors.js';
+import { analysisError } from '../../errors/catalogue.js';
 import { AccountService } from '../account/account.service.js';
 import type { Clock } from '../../clock.js';
 import { GHOST_MAX, IX, NCOLS, addCallInKey, keysOf, type Dim } from './counters.js';
@@ -11,7 +11,7 @@ import { daySegments } from './day-segments.js';
 import { parseRequest, type AnalysisQuery, type RawRequest } from './analysis.request.js';
 import { AnalysisRepository, addPacked, type ValueFilter } from './analysis.repository.js';
 import { factsOfRow } from './rollup-store.js';
-import { offsetSeconds, wallLabel, wholeHourOffset } from './timezone.js';
+import { offsetSeconds, wallLabel, wholeHourOffset } from '../../time/zone.js';
 
 type Display = AnalysisQuery['display'];
 

@@ -1,4 +1,4 @@
-import { localDay } from './timezone.js';
+import { localDayNumber } from '../../time/zone.js';
 
 const SLOT = 900;
 const DAY = 86400;
@@ -29,7 +29,7 @@ export function daySegments(tz: string, from: number, to: number): DaySegment[] 
   const groups: { day: number; first: number; last: number }[] = [];
   const end = Math.ceil((to + 3600) / SLOT);
   for (let s = Math.floor((from - 3600) / SLOT); s < end; s++) {
-    const day = localDay(tz, s * SLOT);
+    const day = localDayNumber(tz, s * SLOT);
     const g = groups[groups.length - 1];
     if (g && g.day === day) g.last = s;
     else if (g && g.day > day) return null;

@@ -3,7 +3,7 @@ import type { CallRecord } from '../calls/call-record.js';
 import { DIMS, IX, NCOLS, addCallInKey, isAnswered, keysOf, type CallFacts, type Dim } from './counters.js';
 import { tableStore } from './rollup-store.js';
 import { bumpVersions, cubeKey, lockRollupWriters, rollupZone, writeDeltas, type Delta } from './rollup-writer.js';
-import { localDay } from './timezone.js';
+import { localDayNumber } from '../../time/zone.js';
 
 /**
  * Incremental roll-ups for analysis/hits (PRODUCT §7–§8).
@@ -123,7 +123,7 @@ export class RollupBatch {
       if (d.dim !== 'cube') addTo(hourly, d, d.direction, Math.floor(d.bucket / 4));
       let day = dayOfSlot.get(d.bucket);
       if (day === undefined) {
-        day = localDay(tz, d.bucket * 900);
+        day = localDayNumber(tz, d.bucket * 900);
         dayOfSlot.set(d.bucket, day);
       }
       // Daily per-dimension rows leave direction out (half the rows to sum); the cube keeps it.

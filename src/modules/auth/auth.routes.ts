@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../context.js';
 import { SuccessSchema } from '../../http/envelope.js';
-import { fail } from '../../http/errors.js';
+import { fail } from '../../errors/catalogue.js';
 import { defineOperation } from '../../http/operation.js';
 
 const Message = { message: Type.String() };

@@ -1,5 +1,5 @@
 import type { TenantQueries } from '../../db/tenant.js';
-import { bulkWrite, type BulkColumn } from '../events/bulk.js';
+import { bulkWrite, type BulkColumn } from '../../db/bulk.js';
 import type { CallOutcome, CallRecord } from './call-record.js';
 
 const CALL_COLUMNS: BulkColumn[] = [

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { Queryable } from '../../db/types.js';
 import { tenant } from '../../db/tenant.js';
-import { agentError } from '../../http/errors.js';
+import { agentError } from '../../errors/catalogue.js';
 import { DidRepository } from './did.repository.js';
 
 /** Digits of a DID: every non-digit removed; 3 to 15 digits must remain (short codes included), else null. */

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/types.js';
-import { AppError, fail } from '../../http/errors.js';
+import { AppError, fail } from '../../errors/catalogue.js';
 import { normaliseContact } from '../../http/contact.js';
 import { DidService, didDigits } from '../did/did.service.js';
 import { BlacklistRepository } from './blacklist.repository.js';

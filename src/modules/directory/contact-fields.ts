@@ -1,5 +1,5 @@
 import { contactDigits } from '../../http/contact.js';
-import { fail } from '../../http/errors.js';
+import { fail } from '../../errors/catalogue.js';
 import type { CustomField } from '../account/account.service.js';
 
 /**

@@ -1,4 +1,4 @@
-import { fail } from '../../http/errors.js';
+import { fail } from '../../errors/catalogue.js';
 import { formatDate, type ContactRecord, type CustomValue } from './contact-fields.js';
 
 /** How a stored contact reads back: getInfo's Cu/Ot and getFields' projection (PRODUCT.md §5). */

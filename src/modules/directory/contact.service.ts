@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/types.js';
 import { tenant } from '../../db/tenant.js';
-import { directoryError, fail } from '../../http/errors.js';
+import { directoryError, fail } from '../../errors/catalogue.js';
 import { AccountService } from '../account/account.service.js';
 import { applyPatch, newRecord, parseContactInput } from './contact-fields.js';
 import { ContactRepository } from './contact.repository.js';

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { normaliseContact } from '../../http/contact.js';
-import { fail } from '../../http/errors.js';
+import { fail } from '../../errors/catalogue.js';
 import { defineOperation } from '../../http/operation.js';
 import { ContactService, SEARCH_DEFAULT_LIMIT } from './contact.service.js';
 import { parseProject } from './contact-views.js';

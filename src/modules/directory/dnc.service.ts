@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { Queryable } from '../../db/types.js';
 import { tenant } from '../../db/tenant.js';
-import { fail } from '../../http/errors.js';
+import { fail } from '../../errors/catalogue.js';
 import { DncRepository } from './dnc.repository.js';
 import { MAX_TIMESTAMP } from './sticky.service.js';
 

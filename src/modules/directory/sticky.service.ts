@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/types.js';
 import { tenant } from '../../db/tenant.js';
-import { directoryError, fail } from '../../http/errors.js';
+import { directoryError, fail } from '../../errors/catalogue.js';
 import { AgentService } from '../agent/agent.service.js';
 import { DidService, didDigits } from '../did/did.service.js';
 import { GroupService } from '../group/group.service.js';

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { tenant } from '../../db/tenant.js';
 import type { Queryable } from '../../db/types.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/catalogue.js';
 import { AccountService } from '../account/account.service.js';
 import { CallHistoryService } from '../calls/call-history.service.js';
 import type { CallRecord } from '../calls/call-record.js';

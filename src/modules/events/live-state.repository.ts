@@ -1,7 +1,7 @@
 import type { TenantQueries } from '../../db/tenant.js';
 import type { Param } from '../../db/types.js';
 import { inList } from '../../db/in-list.js';
-import { bulkWrite, type BulkColumn } from './bulk.js';
+import { bulkWrite, type BulkColumn } from '../../db/bulk.js';
 import type { AgentLive, CallLive, HitTuple } from './live.types.js';
 
 /** Rows of live_agents / live_calls as stored (snake_case, 0/1 flags). */

@@ -1,6 +1,6 @@
 import type { CallOutcome } from '../calls/call-record.js';
 import type { Rejection, TelephonyEvent } from './event-types.js';
-import { localDay } from './local-day.js';
+import { localDay } from '../../time/zone.js';
 import type { LateCorrections } from './late-events.js';
 import { isAvailable, newAgent, type AgentLive, type CallLive } from './live.types.js';
 

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { credentialsFromQuery } from '../../auth/credentials.js';
 import type { Principal } from '../../auth/principal.js';
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../errors/catalogue.js';
 import { CHANGES_CHANNEL, CHANGE_LOG_SPAN } from './events.service.js';
 import { LiveStateService } from './live-state.service.js';
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { SuccessSchema } from '../../http/envelope.js';
-import { IdSchema } from '../agent/ids.js';
+import { IdSchema } from '../../http/ids.js';
 
 const GroupName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'Group name (not blank)' });
 /** A group id: a malformed one names no group, hence 1006. */

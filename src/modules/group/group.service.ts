@@ -1,7 +1,7 @@
 import type { Database, Queryable } from '../../db/types.js';
 import type { Clock } from '../../clock.js';
 import { tenant } from '../../db/tenant.js';
-import { agentError, fail } from '../../http/errors.js';
+import { agentError, fail } from '../../errors/catalogue.js';
 import { GroupRepository } from './group.repository.js';
 
 export interface GroupView {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
-import { fail } from '../../http/errors.js';
+import { fail } from '../../errors/catalogue.js';
 import { defineOperation } from '../../http/operation.js';
-import { toId } from '../agent/ids.js';
+import { toId } from '../../http/ids.js';
 import { CountBody, CountResponse, ListBody, ListResponse, TakeoverBody, TakeoverResponse } from './queue.schemas.js';
 import { QueueService } from './queue.service.js';
 

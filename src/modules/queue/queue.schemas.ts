@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { SuccessSchema } from '../../http/envelope.js';
-import { IdSchema } from '../agent/ids.js';
+import { IdSchema } from '../../http/ids.js';
 
 const Window = Type.Optional(Type.Integer({ minimum: 30, maximum: 86_400, description: 'Trailing window in seconds (default 300)' }));
 

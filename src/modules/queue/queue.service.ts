@@ -2,15 +2,15 @@ import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
 import { withLocks } from '../../db/locks.js';
-import { fail, queueError } from '../../http/errors.js';
+import { fail, queueError } from '../../errors/catalogue.js';
 import { CallHistoryService } from '../calls/call-history.service.js';
 import { EventsService } from '../events/events.service.js';
 import { agentStateName } from '../events/live.types.js';
 import { LiveStateService } from '../events/live-state.service.js';
 import { LiveService } from '../live/live.service.js';
 import { withPreserialized } from '../../http/envelope.js';
-import { CoalescedRead } from '../events/coalesced-read.js';
-import { ViewCache } from '../events/view-cache.js';
+import { CoalescedRead } from '../../cache/coalesced-read.js';
+import { ViewCache } from '../../cache/view-cache.js';
 import { liveCallView, queueStats } from './queue.stats.js';
 
 export const DEFAULT_WINDOW = 300;

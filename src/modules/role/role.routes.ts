@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context.js';
-import { agentError, fail } from '../../http/errors.js';
+import { agentError, fail } from '../../errors/catalogue.js';
 import { visibleSubtreeOf } from '../../auth/principal.js';
 import { defineOperation } from '../../http/operation.js';
-import { toId } from '../agent/ids.js';
+import { toId } from '../../http/ids.js';
 import { MAX_ROLE_PAGE, RoleService } from './role.service.js';
 import { CreateRoleBody, DeleteRoleBody, ListRolesBody, ListRolesResponse, MessageResponse, RoleIdResponse, UpdateRoleBody } from './role.schemas.js';
 

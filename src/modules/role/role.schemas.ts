@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { SuccessSchema } from '../../http/envelope.js';
-import { IdSchema } from '../agent/ids.js';
+import { IdSchema } from '../../http/ids.js';
 import { MAX_ROLE_PAGE } from './role.service.js';
 
 const RoleName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', description: 'Role name (not blank)' });

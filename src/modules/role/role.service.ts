@@ -4,7 +4,7 @@ import type { Principal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { tenant } from '../../db/tenant.js';
 import type { Queryable } from '../../db/types.js';
-import { agentError, fail } from '../../http/errors.js';
+import { agentError, fail } from '../../errors/catalogue.js';
 import { RoleRepository, type RoleFilter, type RoleRow } from './role.repository.js';
 
 export interface RoleInput {

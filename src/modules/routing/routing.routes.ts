@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { defineOperation } from '../../http/operation.js';
-import { toId } from '../agent/ids.js';
+import { toId } from '../../http/ids.js';
 import { DidService } from '../did/did.service.js';
 import { DirectoryService } from '../directory/directory.service.js';
 import { LiveStateService } from '../events/live-state.service.js';

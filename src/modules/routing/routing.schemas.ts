@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { SuccessSchema } from '../../http/envelope.js';
-import { IdSchema } from '../agent/ids.js';
+import { IdSchema } from '../../http/ids.js';
 
 export const DecideBody = Type.Object({
   caller: Type.Union([Type.String({ maxLength: 64 }), Type.Integer({ minimum: 0 })], {

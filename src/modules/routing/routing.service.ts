@@ -1,4 +1,4 @@
-import { agentError, fail } from '../../http/errors.js';
+import { agentError, fail } from '../../errors/catalogue.js';
 import { normaliseContact } from '../../http/contact.js';
 import { didDigits, type DidService } from '../did/did.service.js';
 import type { GroupService } from '../group/group.service.js';

@@ -1,5 +1,5 @@
-import type { TenantQueries } from '../../db/tenant.js';
-import type { Param } from '../../db/types.js';
+import type { TenantQueries } from './tenant.js';
+import type { Param } from './types.js';
 
 /**
  * Set-at-a-time SQL for the ingest hot path, the one place that differs by

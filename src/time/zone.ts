@@ -1,7 +1,10 @@
 /**
- * Time-zone arithmetic for analysis buckets. Offsets are looked up once per
- * UTC hour and zone (zones change their offset only at whole hours in
- * practice), so rolling up millions of calls costs a map lookup per call.
+ * Time-zone arithmetic: the one cache of zone offsets, shared by the live
+ * views ("today"), the call state machine and the analysis buckets. Offsets
+ * change at whole quarter-hours at the latest, so each is looked up once per
+ * 15-minute slot and zone: rolling up millions of calls costs a map lookup
+ * per call. An unknown zone counts as UTC (account zones are validated when
+ * they are set; this only keeps a bad row from failing a read).
  */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const offsets = new Map<string, number>();
@@ -9,7 +12,15 @@ const offsets = new Map<string, number>();
 function formatter(tz: string): Intl.DateTimeFormat {
   let f = formatters.get(tz);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
+    f = makeFormatter(tz) ?? makeFormatter('UTC')!;
+    formatters.set(tz, f);
+  }
+  return f;
+}
+
+function makeFormatter(tz: string): Intl.DateTimeFormat | null {
+  try {
+    return new Intl.DateTimeFormat('en-US', {
       timeZone: tz,
       hourCycle: 'h23',
       year: 'numeric',
@@ -19,9 +30,9 @@ function formatter(tz: string): Intl.DateTimeFormat {
       minute: '2-digit',
       second: '2-digit',
     });
-    formatters.set(tz, f);
+  } catch {
+    return null;
   }
-  return f;
 }
 
 /** Local wall-clock minus UTC, in seconds, at the instant `utcSec`. */
@@ -46,7 +57,7 @@ export function offsetSeconds(tz: string, utcSec: number): number {
 }
 
 /** Days since 1970-01-01 of the local date of `utcSec` in `tz`. */
-export function localDay(tz: string, utcSec: number): number {
+export function localDayNumber(tz: string, utcSec: number): number {
   return Math.floor((utcSec + offsetSeconds(tz, utcSec)) / 86400);
 }
 
@@ -77,4 +88,33 @@ export function wallLabel(wallSec: number, display: 'date' | 'hour' | 'month'): 
   if (display === 'date') return ymd;
   if (display === 'month') return ymd.slice(0, 7);
   return `${ymd} ${pad(d.getUTCHours())}:00`;
+}
+
+export interface LocalDay {
+  /** YYYY-MM-DD */
+  key: string;
+  /** Unix seconds of the local midnight that starts the day. */
+  start: number;
+}
+
+const days = new Map<string, LocalDay>();
+
+/**
+ * The account-local day of a Unix time: its key and the Unix second its local
+ * midnight falls on, memoised per 15-minute slot (every real offset is a
+ * multiple of 15 minutes, so a slot never straddles a local midnight).
+ */
+export function localDay(ts: number, tz: string): LocalDay {
+  const slot = Math.floor(ts / 900);
+  const memoKey = `${tz}|${slot}`;
+  const hit = days.get(memoKey);
+  if (hit) return hit;
+  const base = slot * 900;
+  const wall = base + offsetSeconds(tz, base);
+  const sinceMidnight = ((wall % 86400) + 86400) % 86400;
+  // The midnight's own offset, not the slot's: on a DST day they differ.
+  const out = { key: wallLabel(wall, 'date'), start: wallToUtc(tz, wall - sinceMidnight) };
+  if (days.size > 20_000) days.clear();
+  days.set(memoKey, out);
+  return out;
 }
