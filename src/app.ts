@@ -15,6 +15,7 @@ import { registerOperation } from './http/operation.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { CODE_KEYWORDS } from './http/validation.js';
 import { allOperations } from './modules/index.js';
+import { buildServices, type Services } from './modules/services.js';
 import { registerStream } from './modules/events/stream.js';
 import { installMetrics } from './observability/metrics.js';
 import { installWallboard } from './modules/wallboard/wallboard.static.js';
@@ -35,7 +36,7 @@ function redactUrl(url: string): string {
 }
 
 /** Builds the whole application on an open, migrated database. Never listens. */
-export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstance; ctx: AppContext; services: Services }> {
   const { config, db } = opts;
   const clock = opts.clock ?? systemClock;
   const app = Fastify({
@@ -106,9 +107,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   installWallboard(app);
 
   const limiter = new RateLimiter(config.rateLimitPerMinute, () => clock.now());
-  for (const op of allOperations(ctx)) {
+  const services = buildServices(ctx);
+  for (const op of allOperations(services)) {
     registerOperation(app, op, { auth, limiter, validateResponses: opts.validateResponses ?? false });
   }
-  registerStream(app, ctx);
-  return { app, ctx };
+  registerStream(app, ctx, services.liveState);
+  return { app, ctx, services };
 }

@@ -2,7 +2,6 @@ import { buildApp } from './app.js';
 import type { Config } from './config/config.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
-import { AccountService } from './modules/account/account.service.js';
 import { systemClock } from './clock.js';
 import { startDemo } from './demo/start.js';
 
@@ -14,13 +13,13 @@ import { startDemo } from './demo/start.js';
 export async function startServer(config: Config): Promise<void> {
   const db = openDatabase(config);
   let migrated = false;
-  const { app } = await buildApp({ config, db, ready: () => migrated });
+  const { app, services } = await buildApp({ config, db, ready: () => migrated });
   let demo: Awaited<ReturnType<typeof startDemo>> | undefined;
   try {
     const applied = await migrate(db);
     migrated = true;
     if (applied.length) app.log.info({ applied }, 'migrations applied');
-    const created = await new AccountService(db, systemClock).bootstrap(config.adminUsername, config.adminPassword);
+    const created = await services.accounts.bootstrap(config.adminUsername, config.adminPassword);
     if (created) {
       if (created.generatedPassword) {
         // Printed once, on purpose: it is the only way to learn it. Not through the logger, so
@@ -33,7 +32,7 @@ export async function startServer(config: Config): Promise<void> {
         app.log.info({ username: created.username }, 'operator account created from CALLCENTER_ADMIN_USERNAME');
       }
     }
-    if (config.demo) demo = await startDemo(app, db, systemClock, app.log).catch((err: unknown) => (app.log.error({ err }, 'demo tenant could not start'), undefined));
+    if (config.demo) demo = await startDemo(app, services.accounts, systemClock, app.log).catch((err: unknown) => (app.log.error({ err }, 'demo tenant could not start'), undefined));
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
     app.log.error({ err }, 'start-up failed');

@@ -15,7 +15,9 @@ import { simulateCommand } from './simulate.js';
 import { bench } from './bench.js';
 
 /** A command returns its exit code, or -1 when it keeps running (serve). */
-export type Command = (argv: string[], config: Config) => Promise<number>;
+import type { Command } from './command.js';
+
+export type { Command };
 
 async function withDatabase(config: Config, fn: (db: Database) => Promise<number>): Promise<number> {
   const db = openDatabase(config);

@@ -28,8 +28,14 @@ export interface SeedProgress {
  * 500 rows per multi-row INSERT (both databases). Numbers already there are
  * kept, so the command is idempotent.
  */
-export async function seedContacts(db: Database, accountId: number, total: number, onProgress?: (p: SeedProgress) => void): Promise<{ added: number; elapsedMs: number }> {
-  const contacts = new ContactService(db, systemClock);
+export async function seedContacts(
+  db: Database,
+  accountId: number,
+  total: number,
+  onProgress?: (p: SeedProgress) => void,
+  accounts = new AccountService(db, systemClock),
+): Promise<{ added: number; elapsedMs: number }> {
+  const contacts = new ContactService(db, systemClock, accounts);
   const started = Date.now();
   const chunk = 50_000;
   let added = 0;
@@ -53,13 +59,12 @@ export function progressLine(p: SeedProgress): string {
 }
 
 /** The account to seed: --account USERNAME, else the demo tenant (created when missing). */
-async function targetAccount(db: Database, config: Config, username: string | undefined): Promise<number | null> {
+async function targetAccount(db: Database, config: Config, username: string | undefined, accounts: AccountService): Promise<number | null> {
   const name = username ?? demoCredentials().username;
   const find = async () => (await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [name]))?.id;
   const id = await find();
   if (id !== undefined) return Number(id);
   if (username !== undefined && username !== demoCredentials().username) return null;
-  const accounts = new AccountService(db, systemClock);
   // On an empty database the operator account comes first, exactly as a server start would create it.
   const created = await accounts.bootstrap(config.adminUsername, config.adminPassword);
   if (created?.generatedPassword) {
@@ -79,7 +84,8 @@ export async function seedContactsCommand(argv: string[], config: Config): Promi
   const db = openDatabase(config);
   try {
     await migrate(db);
-    const accountId = await targetAccount(db, config, options.account);
+    const accounts = new AccountService(db, systemClock);
+    const accountId = await targetAccount(db, config, options.account, accounts);
     if (accountId === null) {
       console.error(`no account named ${JSON.stringify(options.account)}`);
       return 1;
@@ -93,7 +99,7 @@ export async function seedContactsCommand(argv: string[], config: Config): Promi
         process.stderr.write(`${progressLine(p).slice(1)}\n`);
         lastDraw = p.done;
       }
-    });
+    }, accounts);
     if (tty) process.stderr.write('\n');
     const rate = Math.round((total / Math.max(elapsedMs, 1)) * 1000);
     console.log(JSON.stringify({ accountId: String(accountId), requested: total, added, seconds: +(elapsedMs / 1000).toFixed(1), perSecond: rate }));

@@ -10,10 +10,10 @@ export async function seedDemoCommand(_argv: string[], config: Config): Promise<
   const db = openDatabase(config);
   try {
     await migrate(db);
-    const { app } = await buildApp({ config: { ...config, logLevel: 'warn' }, db });
+    const { app, services } = await buildApp({ config: { ...config, logLevel: 'warn' }, db });
     try {
       const creds = demoCredentials();
-      const report = await seedDemo(app, db, systemClock, creds);
+      const report = await seedDemo(app, services.accounts, systemClock, creds);
       console.log(
         JSON.stringify({ username: creds.username, userId: String(report.accountId), createdAccount: report.createdAccount, created: report.created, skipped: report.skipped }),
       );

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { AuthService } from '../auth/auth.service.js';
 import { ALL_PERMISSIONS } from '../auth/permissions.js';
 import type { Principal } from '../auth/principal.js';
 import { buildApp } from '../app.js';
@@ -57,12 +56,12 @@ export async function simulateCommand(argv: string[], config: Config): Promise<n
   const db = openDatabase(config);
   try {
     await migrate(db);
-    const { app } = await buildApp({ config: { ...config, logLevel: 'warn' }, db });
+    const { app, services } = await buildApp({ config: { ...config, logLevel: 'warn' }, db });
     try {
       const username = options.account ?? demoCredentials().username;
       let row = await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [username]);
       if (!row && username === demoCredentials().username) {
-        await seedDemo(app, db, systemClock);
+        await seedDemo(app, services.accounts, systemClock);
         row = await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [username]);
       }
       if (!row) {
@@ -70,7 +69,7 @@ export async function simulateCommand(argv: string[], config: Config): Promise<n
         return 1;
       }
       // A client API token for this run, revoked at the end.
-      const auth = new AuthService(db, systemClock, config.sessionTtlSeconds * 1000);
+      const { auth } = services;
       const principal: Principal = { kind: 'client', accountId: row.id, userId: String(row.id), agentId: null, isOperator: false, permissions: ALL_PERMISSIONS, canSee: true, credential: { type: 'token', hash: '' } };
       const creds = await auth.createToken(principal, 'api', 'simulator');
       try {

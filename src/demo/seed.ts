@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../clock.js';
-import type { Database } from '../db/types.js';
 import { AppError } from '../errors/catalogue.js';
-import { AccountService } from '../modules/account/account.service.js';
+import type { AccountService } from '../modules/account/account.service.js';
 import { injectTransport, type ApiBody, type Transport } from '../simulator/transport.js';
 import { DEMO_DIDS, DEMO_GROUPS, DEMO_ROLES, demoAgents, demoContacts, demoNumber, demoRules } from './data.js';
 
@@ -40,10 +39,10 @@ const EXISTS = new Set([1504, 1505, 1512, 1516]);
  * contacts and some sticky / DNC / blacklist rules. Idempotent: what exists
  * is found and kept, so a second start duplicates nothing.
  */
-export async function seedDemo(app: FastifyInstance, db: Database, clock: Clock, creds: DemoCredentials = demoCredentials()): Promise<SeedReport> {
+export async function seedDemo(app: FastifyInstance, accounts: AccountService, clock: Clock, creds: DemoCredentials = demoCredentials()): Promise<SeedReport> {
   let createdAccount = false;
   try {
-    await new AccountService(db, clock).create({ username: creds.username, password: creds.password, name: 'Demo call centre' });
+    await accounts.create({ username: creds.username, password: creds.password, name: 'Demo call centre' });
     createdAccount = true;
   } catch (err) {
     if (!(err instanceof AppError && err.code === 1512)) throw err;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
+import type { Services } from '../../src/modules/services.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import type { AppContext } from '../../src/context.js';
@@ -21,6 +22,8 @@ export interface Harness {
   dialect: Dialect;
   app: FastifyInstance;
   ctx: AppContext;
+  /** The app's services, built once by its composition root (src/modules/services.ts). */
+  services: Services;
   db: Database;
   testDb: TestDatabase;
   clock: ManualClock;
@@ -40,7 +43,7 @@ export async function startHarness(dialect: Dialect, opts: HarnessOptions = {}):
   const clock = new ManualClock(Date.now());
   const config: Config = { ...loadConfig({ LOG_LEVEL: 'silent' }), ...opts.config };
   await new AccountService(db, clock).bootstrap(OPERATOR.username, OPERATOR.password);
-  const { app, ctx } = await buildApp({ config, db, clock, validateResponses: true });
+  const { app, ctx, services } = await buildApp({ config, db, clock, validateResponses: true });
   await app.ready();
   const post: Harness['post'] = async (path, body, headers = {}) => {
     const res = await app.inject({
@@ -51,7 +54,7 @@ export async function startHarness(dialect: Dialect, opts: HarnessOptions = {}):
     });
     return { http: res.statusCode, body: res.json(), headers: res.headers };
   };
-  return { dialect, app, ctx, db, testDb, clock, post };
+  return { dialect, app, ctx, services, db, testDb, clock, post };
 }
 
 export async function stopHarness(h: Harness): Promise<void> {

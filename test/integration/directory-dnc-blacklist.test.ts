@@ -78,8 +78,7 @@ forEachDatabase('directory: DNC and blacklist', (use) => {
     const contact = num();
     const first = await post('/api/v2/Directory/Blacklist', { contact: `+${contact}`, DID: [d1, `+${d2}`, d1] });
     expect(first.body).toEqual({ status: 'success', code: 200, message: 'Blacklist updated', data: { contact, DID: [d1, d2] } });
-    const { BlacklistService } = await import('../../src/modules/directory/blacklist.service.js');
-    const lists = new BlacklistService(h.db);
+    const lists = h.services.blacklist;
     expect((await lists.didsOf(t.accountId, contact)).sort()).toEqual([d1, d2].sort());
     await post('/api/v2/Directory/Blacklist', { contact, DID: [Number(d3)] });
     expect(await lists.didsOf(t.accountId, contact)).toEqual([d3]);
@@ -112,9 +111,8 @@ forEachDatabase('directory: DNC and blacklist', (use) => {
       const res = await post('/api/v2/Directory/Blacklist', body);
       expect(res.body.code, JSON.stringify(body)).toBe(code);
     }
-    const { BlacklistService } = await import('../../src/modules/directory/blacklist.service.js');
     // Failed requests changed nothing.
-    expect(await new BlacklistService(h.db).didsOf(t.accountId, contact)).toEqual([d1]);
+    expect(await h.services.blacklist.didsOf(t.accountId, contact)).toEqual([d1]);
   });
 
   it('Blacklist RESET with a blank contact clears the whole account blacklist (data.cleared), only this account', async () => {
@@ -130,8 +128,7 @@ forEachDatabase('directory: DNC and blacklist', (use) => {
     expect(reset.body).toEqual({ status: 'success', code: 200, message: 'Blacklist cleared', data: { cleared: 2 } });
     const again = await post('/api/v2/Directory/Blacklist', { contact: '', RESET: true });
     expect(again.body.data).toEqual({ cleared: 0 });
-    const { BlacklistService } = await import('../../src/modules/directory/blacklist.service.js');
-    const lists = new BlacklistService(h.db);
+    const lists = h.services.blacklist;
     expect(await lists.didsOf(t.accountId, c1)).toEqual([]);
     expect(await lists.didsOf(other.accountId, c3)).toEqual([otherDid]);
   });
@@ -143,8 +140,7 @@ forEachDatabase('directory: DNC and blacklist', (use) => {
     const sets = [[dids[0]!], [dids[1]!, dids[2]!], [dids[0]!, dids[1]!], [dids[2]!], [dids[0]!]];
     const answers = await Promise.all([...sets, ...sets].map((DID) => post('/api/v2/Directory/Blacklist', { contact, DID })));
     expect(answers.map((a) => a.body.status)).toEqual(Array(10).fill('success'));
-    const { BlacklistService } = await import('../../src/modules/directory/blacklist.service.js');
-    const final = await new BlacklistService(h.db).didsOf(t.accountId, contact);
+    const final = await h.services.blacklist.didsOf(t.accountId, contact);
     expect(sets.map((s) => s.join(','))).toContain(final.join(','));
   });
 

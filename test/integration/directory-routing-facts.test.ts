@@ -1,5 +1,4 @@
 import { expect, it } from 'vitest';
-import { DirectoryService } from '../../src/modules/directory/directory.service.js';
 import { createAgent, createDid, createGroup } from '../helpers/admin.js';
 import { createTenant } from '../helpers/factories.js';
 import { forEachDatabase } from '../helpers/harness.js';
@@ -14,7 +13,7 @@ forEachDatabase('directory: routing facts for route/decide', (use) => {
     const otherDid = await createDid(h, t);
     const group = await createGroup(h, t);
     const agent = await createAgent(h, t, { group });
-    return { h, t, did, otherDid, group, agent: agent.agentId, facts: new DirectoryService(h.db, h.clock) };
+    return { h, t, did, otherDid, group, agent: agent.agentId, facts: h.services.directory };
   }
 
   it('an unknown caller: not known, not blocked, dnc 0, no candidates', async () => {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { LiveStateService } from '../../src/modules/events/live-state.service.js';
 import { registerStream } from '../../src/modules/events/stream.js';
 import { createAgent, createGroup, createRole } from '../helpers/admin.js';
 import { createTenant, login } from '../helpers/factories.js';
@@ -185,7 +186,7 @@ forEachDatabase('GET /api/v2/stream', (use) => {
     const h = use();
     const t = await createTenant(h);
     const app = Fastify();
-    registerStream(app, h.ctx, { heartbeatMs: 20 });
+    registerStream(app, h.ctx, h.services.liveState, { heartbeatMs: 20 });
     await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const r = await open(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v2/stream?ssid=${t.ssid}`);
@@ -224,7 +225,7 @@ forEachDatabase('GET /api/v2/stream', (use) => {
       },
     });
     const app = Fastify();
-    registerStream(app, { ...h.ctx, db });
+    registerStream(app, { ...h.ctx, db }, new LiveStateService(db));
     await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const r = await open(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v2/stream?ssid=${t.ssid}`);

@@ -1,11 +1,10 @@
-import type { AppContext } from '../../context.js';
 import { fail } from '../../errors/catalogue.js';
 import { defineOperation } from '../../http/operation.js';
 import { CreateAccountBody, CreateAccountResponse, GetSettingsBody, SettingsResponse, UpdateSettingsBody } from './account.schemas.js';
-import { AccountService } from './account.service.js';
+import type { Services } from '../services.js';
 
-export function accountOperations(ctx: AppContext) {
-  const accounts = new AccountService(ctx.db, ctx.clock);
+export function accountOperations(s: Services) {
+  const { accounts } = s;
   return [
     defineOperation({
       module: 'account',

@@ -2,7 +2,7 @@ import { visibleSubtreeOf, type Principal } from '../../auth/principal.js';
 import { tenant } from '../../db/tenant.js';
 import type { Queryable } from '../../db/types.js';
 import { fail } from '../../errors/catalogue.js';
-import { GroupService } from '../group/group.service.js';
+import type { GroupService } from '../group/group.service.js';
 import { AgentRepository, type AgentRow } from './agent.repository.js';
 import type { WorkingRule } from './agent.rules.js';
 
@@ -18,11 +18,14 @@ const CHUNK = 500;
 
 /** Agent/list: the spec's agent records, limited to what the caller may see. */
 export class AgentListService {
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly groups: GroupService,
+  ) {}
 
   async list(principal: Principal, q: AgentListQuery) {
     const accountId = principal.accountId;
-    const groups = new GroupService(this.db);
+    const groups = this.groups;
     if (q.groupId !== undefined && !(await groups.exists(accountId, q.groupId))) throw fail(1006, `group ${q.groupId}`);
     const repo = new AgentRepository(tenant(this.db, accountId));
     const rows = await repo.list({

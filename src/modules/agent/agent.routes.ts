@@ -1,7 +1,4 @@
-import type { AppContext } from '../../context.js';
 import { defineOperation } from '../../http/operation.js';
-import { AgentCadService } from './agent-cad.service.js';
-import { AgentListService } from './agent-list.service.js';
 import {
   AgentIdResponse,
   CadBody,
@@ -15,16 +12,14 @@ import {
   UnsetCadResponse,
   UpdateAgentBody,
 } from './agent.schemas.js';
-import { AgentService } from './agent.service.js';
 import { toId } from '../../http/ids.js';
+import type { Services } from '../services.js';
 
 const WRITE_ERRORS = [1000, 1014, 1015, 1047, 1503, 1504, 1505, 1508, 1510, 1511, 1512, 1513, 1514, 1515, 1516, 1519, 1528];
 
 /** Agent administration (PRODUCT.md §5), Agent/list, CAD and group mapping. Agent/live lives in modules/live. */
-export function agentOperations(ctx: AppContext) {
-  const agents = new AgentService(ctx.db, { clock: ctx.clock, auth: ctx.auth });
-  const lists = new AgentListService(ctx.db);
-  const cad = new AgentCadService(ctx.db);
+export function agentOperations(s: Services) {
+  const { agents, agentLists: lists, agentCad: cad } = s;
   return [
     defineOperation({
       module: 'Agent',

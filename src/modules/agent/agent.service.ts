@@ -2,13 +2,13 @@ import type { Static } from '@sinclair/typebox';
 import type { AuthService } from '../../auth/auth.service.js';
 import { visibleSubtreeOf, type Principal } from '../../auth/principal.js';
 import { hashPassword } from '../../auth/secrets.js';
-import { systemClock, type Clock } from '../../clock.js';
+import type { Clock } from '../../clock.js';
 import { tenant } from '../../db/tenant.js';
 import type { Database, Queryable } from '../../db/types.js';
 import { agentError } from '../../errors/catalogue.js';
-import { DidService } from '../did/did.service.js';
-import { GroupService } from '../group/group.service.js';
-import { RoleService } from '../role/role.service.js';
+import type { DidService } from '../did/did.service.js';
+import type { GroupService } from '../group/group.service.js';
+import type { RoleService } from '../role/role.service.js';
 import { AGENT_LOCK_MS, agentLockKey, withAgentLocks } from './agent-locks.js';
 import { AgentRepository, LoginNameRepository, type AgentFields, type AgentRef, type AgentRow } from './agent.repository.js';
 import * as rules from './agent.rules.js';
@@ -25,16 +25,25 @@ export { AGENT_LOCK_MS, agentLockKey };
 
 const isUniqueViolation = (err: unknown) => /unique|duplicate/i.test(String((err as Error)?.message));
 
+export interface AgentServiceDeps {
+  clock: Clock;
+  /** Told when logins or rights change, so credential caches drop them on every node. */
+  auth: AuthService;
+  roles: RoleService;
+  groups: GroupService;
+  dids: DidService;
+}
+
 /** Agents of an account: lookups for other modules and the administration of PRODUCT.md §5. */
 export class AgentService {
   private readonly clock: Clock;
-  private readonly auth?: AuthService;
+  private readonly auth: AuthService;
 
   constructor(
-    private readonly db: Queryable,
-    deps: { clock?: Clock; auth?: AuthService } = {},
+    private readonly db: Database,
+    private readonly deps: AgentServiceDeps,
   ) {
-    this.clock = deps.clock ?? systemClock;
+    this.clock = deps.clock;
     this.auth = deps.auth;
   }
 
@@ -73,7 +82,7 @@ export class AgentService {
 
   /** 1503 for an unknown role; 1015 when an agent caller would hand out rights it does not hold. */
   private checkRole(principal: Principal, roleId: number) {
-    return new RoleService(this.db, this.clock).checkAssignable(principal, roleId);
+    return this.deps.roles.checkAssignable(principal, roleId);
   }
 
   /**
@@ -84,17 +93,17 @@ export class AgentService {
    */
   private async checkLoginChange(principal: Principal, roleId: number | null) {
     if (principal.kind !== 'agent' || roleId === null) return;
-    const roles = new RoleService(this.db, this.clock);
+    const roles = this.deps.roles;
     if (await roles.exists(principal.accountId, roleId)) await roles.checkAssignable(principal, roleId);
   }
 
   private async checkGroups(accountId: number, groups: Array<{ groupId: number }>) {
-    const missing = await new GroupService(this.db).missing(accountId, groups.map((g) => g.groupId));
+    const missing = await this.deps.groups.missing(accountId, groups.map((g) => g.groupId));
     if (missing.length > 0) throw agentError(1505, `group ${missing[0]} does not exist`);
   }
 
   private async checkDids(accountId: number, dids: string[]) {
-    const foreign = await new DidService(this.db).notOwned(accountId, dids);
+    const foreign = await this.deps.dids.notOwned(accountId, dids);
     if (foreign.length > 0) throw agentError(1516, `${foreign[0]} is not a DID of this account`);
   }
 
@@ -198,7 +207,7 @@ export class AgentService {
       throw err;
     });
     if (!done) throw agentError(1501, `agent ${agentId} is being changed by another request`);
-    await this.auth?.invalidateAccount(accountId);
+    await this.auth.invalidateAccount(accountId);
   }
 
   /** Soft delete (isDeleted and preDeleted set); its children move up to its parent. */
@@ -209,7 +218,7 @@ export class AgentService {
       await (this.db as Database).transaction((tx) => this.repo(principal.accountId, tx).softDelete(agentId, cur.parent_id));
     });
     if (!done) throw agentError(1501, `agent ${agentId} is being changed by another request`);
-    await this.auth?.invalidateAccount(principal.accountId);
+    await this.auth.invalidateAccount(principal.accountId);
   }
 
   /** updateAgentGroupMapping: the listed groups are overwritten, the others stay. */

@@ -1,11 +1,10 @@
-import type { AppContext } from '../../context.js';
 import { preserializedData } from '../../http/envelope.js';
 import { defineOperation } from '../../http/operation.js';
 import { HitsBody, HitsResponse } from './analysis.schemas.js';
-import { AnalysisService } from './analysis.service.js';
+import type { Services } from '../services.js';
 
-export function analysisOperations(ctx: AppContext) {
-  const analysis = new AnalysisService(ctx.db, ctx.clock, ctx.config.analysisCacheBytes);
+export function analysisOperations(s: Services) {
+  const { analysis } = s;
   return [
     defineOperation({
       module: 'analysis',

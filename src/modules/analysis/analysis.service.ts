@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../../db/types.js';
 import { analysisError } from '../../errors/catalogue.js';
-import { AccountService } from '../account/account.service.js';
-import type { Clock } from '../../clock.js';
+import type { AccountService } from '../account/account.service.js';
 import { GHOST_MAX, IX, NCOLS, addCallInKey, keysOf, type Dim } from './counters.js';
 import { bucketFragment, cell, hitsDataJson, joinFragments, type Grid } from './hits-json.js';
 import { DayCache } from './day-cache.js';
@@ -53,10 +52,10 @@ export class AnalysisService {
   /** `cacheBytes`: memory for answers of whole past days (day-cache.ts); 0 computes every answer afresh. */
   constructor(
     private readonly db: Database,
-    clock: Clock,
+    accounts: AccountService,
     cacheBytes = 0,
   ) {
-    this.accounts = new AccountService(db, clock);
+    this.accounts = accounts;
     this.days = new DayCache(cacheBytes);
   }
 

@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
 import { SuccessSchema } from '../../http/envelope.js';
 import { fail } from '../../errors/catalogue.js';
 import { defineOperation } from '../../http/operation.js';
+import type { Services } from '../services.js';
 
 const Message = { message: Type.String() };
 
-export function authOperations(ctx: AppContext) {
-  const auth = ctx.auth;
+export function authOperations(s: Services) {
+  const { auth } = s;
   return [
     defineOperation({
       module: 'auth',

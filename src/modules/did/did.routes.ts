@@ -1,10 +1,9 @@
-import type { AppContext } from '../../context.js';
 import { defineOperation } from '../../http/operation.js';
 import { CreateDidBody, DeleteDidBody, DidResponse, ListDidsBody, ListDidsResponse } from './did.schemas.js';
-import { DidService } from './did.service.js';
+import type { Services } from '../services.js';
 
-export function didOperations(ctx: AppContext) {
-  const dids = new DidService(ctx.db, ctx.clock);
+export function didOperations(s: Services) {
+  const { dids } = s;
   return [
     defineOperation({
       module: 'did',

@@ -21,8 +21,11 @@ const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'st
 export class BlacklistService {
   private readonly dids: DidService;
 
-  constructor(private readonly db: Database) {
-    this.dids = new DidService(db);
+  constructor(
+    private readonly db: Database,
+    dids: DidService,
+  ) {
+    this.dids = dids;
   }
 
   async apply(accountId: number, body: { contact?: unknown; DID?: unknown; RESET?: unknown }): Promise<BlacklistResult> {

@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/types.js';
 import { tenant } from '../../db/tenant.js';
 import { directoryError, fail } from '../../errors/catalogue.js';
-import { AccountService } from '../account/account.service.js';
+import type { AccountService } from '../account/account.service.js';
 import { applyPatch, newRecord, parseContactInput } from './contact-fields.js';
 import { ContactRepository } from './contact.repository.js';
 import { cuOf, otOf, project } from './contact-views.js';
@@ -17,8 +17,9 @@ export class ContactService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    accounts: AccountService,
   ) {
-    this.accounts = new AccountService(db, clock);
+    this.accounts = accounts;
   }
 
   private repo(accountId: number, q = this.db as Parameters<typeof tenant>[0]) {

@@ -1,8 +1,7 @@
-import type { AppContext } from '../../context.js';
 import { normaliseContact } from '../../http/contact.js';
 import { fail } from '../../errors/catalogue.js';
 import { defineOperation } from '../../http/operation.js';
-import { ContactService, SEARCH_DEFAULT_LIMIT } from './contact.service.js';
+import { SEARCH_DEFAULT_LIMIT } from './contact.service.js';
 import { parseProject } from './contact-views.js';
 import {
   ContactWrittenResponse,
@@ -16,6 +15,7 @@ import {
 } from './directory.schemas.js';
 import { listOperations } from './lists.routes.js';
 import { stickyOperations } from './sticky.routes.js';
+import type { Services } from '../services.js';
 
 const CONTACT_ERRORS = [1000, 1005, 1014, 1015, 1047];
 
@@ -27,8 +27,8 @@ function searchPrefix(value: string | number): string {
 }
 
 /** Directory/* operations: contacts here; sticky agents, DNC and blacklist in their own files. */
-export function directoryOperations(ctx: AppContext) {
-  const contacts = new ContactService(ctx.db, ctx.clock);
+export function directoryOperations(s: Services) {
+  const { contacts } = s;
   return [
     defineOperation({
       module: 'Directory',
@@ -103,7 +103,7 @@ export function directoryOperations(ctx: AppContext) {
         return { data: await contacts.search(principal.accountId, prefix, names, body.limit ?? SEARCH_DEFAULT_LIMIT) };
       },
     }),
-    ...stickyOperations(ctx),
-    ...listOperations(ctx),
+    ...stickyOperations(s),
+    ...listOperations(s),
   ];
 }

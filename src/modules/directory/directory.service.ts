@@ -1,12 +1,11 @@
-import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/types.js';
 import { tenant } from '../../db/tenant.js';
 import { normaliseContact } from '../../http/contact.js';
 import { didDigits } from '../did/did.service.js';
-import { BlacklistService } from './blacklist.service.js';
+import type { BlacklistService } from './blacklist.service.js';
 import { ContactRepository } from './contact.repository.js';
-import { DncService } from './dnc.service.js';
-import { StickyService } from './sticky.service.js';
+import type { DncService } from './dnc.service.js';
+import type { StickyService } from './sticky.service.js';
 
 export interface RoutingFacts {
   /** The caller's number, normalised (digits). */
@@ -33,11 +32,11 @@ export class DirectoryService {
 
   constructor(
     private readonly db: Database,
-    clock: Clock,
+    deps: { dnc: DncService; blacklist: BlacklistService; sticky: StickyService },
   ) {
-    this.dnc = new DncService(db, clock);
-    this.blacklist = new BlacklistService(db);
-    this.sticky = new StickyService(db, clock);
+    this.dnc = deps.dnc;
+    this.blacklist = deps.blacklist;
+    this.sticky = deps.sticky;
   }
 
   /**

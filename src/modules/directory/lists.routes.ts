@@ -1,14 +1,11 @@
-import type { AppContext } from '../../context.js';
 import { normaliseContact } from '../../http/contact.js';
 import { defineOperation } from '../../http/operation.js';
-import { BlacklistService } from './blacklist.service.js';
 import { BlacklistBody, BlacklistResponse, GetDncBody, GetDncResponse, MessageResponse, SetDncBody } from './directory.schemas.js';
-import { DncService } from './dnc.service.js';
+import type { Services } from '../services.js';
 
 /** Directory/getDnc, setDnc (also at /api/v2/getDnc, /api/v2/setDnc) and Directory/Blacklist. */
-export function listOperations(ctx: AppContext) {
-  const dnc = new DncService(ctx.db, ctx.clock);
-  const blacklist = new BlacklistService(ctx.db);
+export function listOperations(s: Services) {
+  const { dnc, blacklist } = s;
   return [
     defineOperation({
       module: 'Directory',

@@ -1,14 +1,13 @@
-import type { AppContext } from '../../context.js';
 import { normaliseContact } from '../../http/contact.js';
 import { defineOperation } from '../../http/operation.js';
 import { GetStickyBody, GetStickyResponse, MessageResponse, RemoveStickyBody, RemoveStickyResponse, SetStickyBody } from './directory.schemas.js';
-import { StickyService } from './sticky.service.js';
+import type { Services } from '../services.js';
 
 const id = (v: string | number | undefined) => (v === undefined ? undefined : Number(v));
 
 /** Directory/setSticky, getSticky, removeSticky. */
-export function stickyOperations(ctx: AppContext) {
-  const sticky = new StickyService(ctx.db, ctx.clock);
+export function stickyOperations(s: Services) {
+  const { sticky } = s;
   return [
     defineOperation({
       module: 'Directory',

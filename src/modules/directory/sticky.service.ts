@@ -2,9 +2,9 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/types.js';
 import { tenant } from '../../db/tenant.js';
 import { directoryError, fail } from '../../errors/catalogue.js';
-import { AgentService } from '../agent/agent.service.js';
-import { DidService, didDigits } from '../did/did.service.js';
-import { GroupService } from '../group/group.service.js';
+import type { AgentService } from '../agent/agent.service.js';
+import { didDigits, type DidService } from '../did/did.service.js';
+import type { GroupService } from '../group/group.service.js';
 import { StickyRepository, type StickyRow, type StickyScope } from './sticky.repository.js';
 
 /** The latest expiry accepted: 31-12-9999 23:59:59 UTC (a millisecond timestamp would pass it). */
@@ -76,10 +76,11 @@ export class StickyService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    deps: { agents: AgentService; groups: GroupService; dids: DidService },
   ) {
-    this.agents = new AgentService(db);
-    this.groups = new GroupService(db, clock);
-    this.dids = new DidService(db, clock);
+    this.agents = deps.agents;
+    this.groups = deps.groups;
+    this.dids = deps.dids;
   }
 
   private repo(accountId: number, q: Parameters<typeof tenant>[0] = this.db) {

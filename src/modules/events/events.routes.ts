@@ -1,10 +1,9 @@
-import type { AppContext } from '../../context.js';
 import { defineOperation } from '../../http/operation.js';
 import { IngestBody, IngestResponse } from './events.schemas.js';
-import { EventsService } from './events.service.js';
+import type { Services } from '../services.js';
 
-export function eventsOperations(ctx: AppContext) {
-  const events = new EventsService(ctx);
+export function eventsOperations(s: Services) {
+  const { events } = s;
   return [
     defineOperation({
       module: 'events',

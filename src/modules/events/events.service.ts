@@ -2,8 +2,8 @@ import type { AppContext } from '../../context.js';
 import { tenant } from '../../db/tenant.js';
 import type { Queryable } from '../../db/types.js';
 import { AppError } from '../../errors/catalogue.js';
-import { AccountService } from '../account/account.service.js';
-import { CallHistoryService } from '../calls/call-history.service.js';
+import type { AccountService } from '../account/account.service.js';
+import type { CallHistoryService } from '../calls/call-history.service.js';
 import type { CallRecord } from '../calls/call-record.js';
 import { parseEvent, type TelephonyEvent } from './event-types.js';
 import { agentMessage, callMessage } from './live.types.js';
@@ -56,9 +56,12 @@ export class EventsService {
   private readonly accounts: AccountService;
   private readonly history: CallHistoryService;
 
-  constructor(private readonly ctx: AppContext) {
-    this.accounts = new AccountService(ctx.db, ctx.clock);
-    this.history = new CallHistoryService(ctx.db);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { accounts: AccountService; history: CallHistoryService },
+  ) {
+    this.accounts = deps.accounts;
+    this.history = deps.history;
   }
 
   async ingest(accountId: number, raw: unknown[]): Promise<IngestResult> {

@@ -1,6 +1,6 @@
 import type { CallRecord } from '../calls/call-record.js';
 import type { Rejection, TelephonyEvent } from './event-types.js';
-import type { EndedCall } from './machine.js';
+import type { EndedCall } from './live.types.js';
 
 /**
  * Late events for finished calls. The one a switch plausibly sends late is

@@ -1,6 +1,6 @@
 import type { TenantQueries } from '../../db/tenant.js';
 import { inList } from '../../db/in-list.js';
-import { AGENT_SELECT, CALL_SELECT, agentFromRow, callFromRow, type AgentRow, type CallRow } from './live-state.repository.js';
+import { AGENT_SELECT, CALL_SELECT, agentFromRow, callFromRow, type AgentRow, type CallRow } from './live-rows.js';
 
 /** Live state reads for the views (Agent/live, queue/*, routing, stream). */
 export class LiveReadRepository {

@@ -1,3 +1,4 @@
+import type { CallOutcome } from '../calls/call-record.js';
 /**
  * The in-memory shape of live state rows (tables live_agents, live_calls).
  * Times are Unix seconds (fractional allowed), as in the events.
@@ -135,4 +136,11 @@ export function callMessage(c: CallLive, ended?: { endedAt: number; outcome: str
     ...(ended ? { endedAt: ended.endedAt, outcome: ended.outcome } : {}),
     seq: c.seq,
   };
+}
+
+/** A call the machine ended in this batch, and how. */
+export interface EndedCall {
+  call: CallLive;
+  endedAt: number;
+  outcome: CallOutcome;
 }

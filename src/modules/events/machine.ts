@@ -2,13 +2,9 @@ import type { CallOutcome } from '../calls/call-record.js';
 import type { Rejection, TelephonyEvent } from './event-types.js';
 import { localDay } from '../../time/zone.js';
 import type { LateCorrections } from './late-events.js';
-import { isAvailable, newAgent, type AgentLive, type CallLive } from './live.types.js';
+import { isAvailable, newAgent, type AgentLive, type CallLive, type EndedCall } from './live.types.js';
 
-export interface EndedCall {
-  call: CallLive;
-  endedAt: number;
-  outcome: CallOutcome;
-}
+export type { EndedCall };
 
 export interface Takeover {
   callId: string;

@@ -5,7 +5,7 @@ import type { Principal } from '../../auth/principal.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../errors/catalogue.js';
 import { CHANGES_CHANNEL, CHANGE_LOG_SPAN } from './events.service.js';
-import { LiveStateService } from './live-state.service.js';
+import type { LiveStateService } from './live-state.service.js';
 
 /** GET /api/v2/stream: Server-Sent Events of live changes (docs/events.md §3). */
 
@@ -38,9 +38,10 @@ export class StreamHub {
 
   constructor(
     private readonly ctx: AppContext,
+    liveState: LiveStateService,
     private readonly heartbeatMs = HEARTBEAT_MS,
   ) {
-    this.live = new LiveStateService(ctx.db);
+    this.live = liveState;
   }
 
   private async start(): Promise<void> {
@@ -121,8 +122,8 @@ function deny(reply: FastifyReply, http: number, code: number, message: string) 
 }
 
 /** Registers GET /api/v2/stream on the app (called from app.ts). */
-export function registerStream(app: FastifyInstance, ctx: AppContext, opts: { heartbeatMs?: number } = {}): StreamHub {
-  const hub = new StreamHub(ctx, opts.heartbeatMs);
+export function registerStream(app: FastifyInstance, ctx: AppContext, liveState: LiveStateService, opts: { heartbeatMs?: number } = {}): StreamHub {
+  const hub = new StreamHub(ctx, liveState, opts.heartbeatMs);
   // preClose: the server waits for open connections, so the streams must end before it closes.
   app.addHook('preClose', async () => hub.stop());
   app.get('/api/v2/stream', { schema: { hide: true } }, async (request, reply) => {

@@ -1,4 +1,3 @@
-import type { AppContext } from '../../context.js';
 import { defineOperation } from '../../http/operation.js';
 import { toId } from '../../http/ids.js';
 import {
@@ -10,10 +9,10 @@ import {
   MessageResponse,
   UpdateGroupBody,
 } from './group.schemas.js';
-import { GroupService } from './group.service.js';
+import type { Services } from '../services.js';
 
-export function groupOperations(ctx: AppContext) {
-  const groups = new GroupService(ctx.db, ctx.clock);
+export function groupOperations(s: Services) {
+  const { groups } = s;
   return [
     defineOperation({
       module: 'group',

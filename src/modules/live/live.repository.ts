@@ -1,5 +1,5 @@
 import type { TenantQueries } from '../../db/tenant.js';
-import { AGENT_SELECT, agentFromRow, type AgentRow } from '../events/live-state.repository.js';
+import { AGENT_SELECT, agentFromRow, type AgentRow } from '../events/live-rows.js';
 import type { AgentLive } from '../events/live.types.js';
 
 export interface LiveAgentRow {

@@ -1,10 +1,9 @@
-import type { AppContext } from '../../context.js';
 import { defineOperation } from '../../http/operation.js';
 import { LiveBody, LiveResponse } from './live.schemas.js';
-import { LiveService } from './live.service.js';
+import type { Services } from '../services.js';
 
-export function liveOperations(ctx: AppContext) {
-  const live = new LiveService(ctx);
+export function liveOperations(s: Services) {
+  const { live } = s;
   return [
     defineOperation({
       module: 'Agent',

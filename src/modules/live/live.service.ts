@@ -2,15 +2,15 @@ import type { AppContext } from '../../context.js';
 import { visibleSubtreeOf, type Principal } from '../../auth/principal.js';
 import { tenant } from '../../db/tenant.js';
 import { agentError, fail } from '../../errors/catalogue.js';
-import { AccountService } from '../account/account.service.js';
+import type { AccountService } from '../account/account.service.js';
 import { toId } from '../../http/ids.js';
 import { localDay } from '../../time/zone.js';
 import { agentStateName, type AgentLive, type AgentStateName, type CallLive } from '../events/live.types.js';
-import { LiveStateService } from '../events/live-state.service.js';
+import type { LiveStateService } from '../events/live-state.service.js';
 import { withPreserialized } from '../../http/envelope.js';
 import { CoalescedRead } from '../../cache/coalesced-read.js';
 import { ViewCache } from '../../cache/view-cache.js';
-import { GroupService } from '../group/group.service.js';
+import type { GroupService } from '../group/group.service.js';
 import { hms } from './live.format.js';
 import { LiveRepository, type LiveAgentRow } from './live.repository.js';
 
@@ -67,10 +67,13 @@ export class LiveService {
   /** One version read shared by the requests of a moment (each still sees every earlier write). */
   private readonly versions: CoalescedRead<number, string>;
 
-  constructor(private readonly ctx: AppContext) {
-    this.accounts = new AccountService(ctx.db, ctx.clock);
-    this.groups = new GroupService(ctx.db, ctx.clock);
-    this.live = new LiveStateService(ctx.db);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { accounts: AccountService; groups: GroupService; liveState: LiveStateService },
+  ) {
+    this.accounts = deps.accounts;
+    this.groups = deps.groups;
+    this.live = deps.liveState;
     this.versions = new CoalescedRead((accountId) => this.live.viewVersion(accountId));
     // A renamed, re-parented or deactivated agent (or a changed role) shows at once, not within the
     // second: a can_see 0 supervisor must not keep seeing an agent moved out of its subtree.

@@ -1,12 +1,11 @@
-import type { AppContext } from '../../context.js';
 import { fail } from '../../errors/catalogue.js';
 import { defineOperation } from '../../http/operation.js';
 import { toId } from '../../http/ids.js';
 import { CountBody, CountResponse, ListBody, ListResponse, TakeoverBody, TakeoverResponse } from './queue.schemas.js';
-import { QueueService } from './queue.service.js';
+import type { Services } from '../services.js';
 
-export function queueOperations(ctx: AppContext) {
-  const queue = new QueueService(ctx);
+export function queueOperations(s: Services) {
+  const { queue } = s;
   return [
     defineOperation({
       module: 'queue',

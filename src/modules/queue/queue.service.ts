@@ -3,11 +3,11 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
 import { withLocks } from '../../db/locks.js';
 import { fail, queueError } from '../../errors/catalogue.js';
-import { CallHistoryService } from '../calls/call-history.service.js';
-import { EventsService } from '../events/events.service.js';
+import type { CallHistoryService } from '../calls/call-history.service.js';
+import type { EventsService } from '../events/events.service.js';
 import { agentStateName } from '../events/live.types.js';
-import { LiveStateService } from '../events/live-state.service.js';
-import { LiveService } from '../live/live.service.js';
+import type { LiveStateService } from '../events/live-state.service.js';
+import type { LiveService } from '../live/live.service.js';
 import { withPreserialized } from '../../http/envelope.js';
 import { CoalescedRead } from '../../cache/coalesced-read.js';
 import { ViewCache } from '../../cache/view-cache.js';
@@ -74,11 +74,14 @@ export class QueueService {
   private readonly sequences: CoalescedRead<number, number>;
   private readonly agentsView: LiveService;
 
-  constructor(private readonly ctx: AppContext) {
-    this.live = new LiveStateService(ctx.db);
-    this.history = new CallHistoryService(ctx.db);
-    this.events = new EventsService(ctx);
-    this.agentsView = new LiveService(ctx);
+  constructor(
+    private readonly ctx: AppContext,
+    deps: { liveState: LiveStateService; history: CallHistoryService; events: EventsService; live: LiveService },
+  ) {
+    this.live = deps.liveState;
+    this.history = deps.history;
+    this.events = deps.events;
+    this.agentsView = deps.live;
     this.sequences = new CoalescedRead((accountId) => this.live.sequence(accountId));
   }
 

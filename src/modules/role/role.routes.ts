@@ -1,10 +1,10 @@
-import type { AppContext } from '../../context.js';
 import { agentError, fail } from '../../errors/catalogue.js';
 import { visibleSubtreeOf } from '../../auth/principal.js';
 import { defineOperation } from '../../http/operation.js';
 import { toId } from '../../http/ids.js';
-import { MAX_ROLE_PAGE, RoleService } from './role.service.js';
+import { MAX_ROLE_PAGE } from './role.service.js';
 import { CreateRoleBody, DeleteRoleBody, ListRolesBody, ListRolesResponse, MessageResponse, RoleIdResponse, UpdateRoleBody } from './role.schemas.js';
+import type { Services } from '../services.js';
 
 function pageNumber(value: number | string | undefined, def: number, max: number, field: string): number {
   const n = value === undefined ? def : Number(value);
@@ -12,8 +12,8 @@ function pageNumber(value: number | string | undefined, def: number, max: number
   return n;
 }
 
-export function roleOperations(ctx: AppContext) {
-  const roles = new RoleService(ctx.db, ctx.clock, ctx.auth);
+export function roleOperations(s: Services) {
+  const { roles } = s;
   return [
     defineOperation({
       module: 'role',

@@ -1,15 +1,10 @@
-import type { AppContext } from '../../context.js';
 import { defineOperation } from '../../http/operation.js';
 import { toId } from '../../http/ids.js';
-import { DidService } from '../did/did.service.js';
-import { DirectoryService } from '../directory/directory.service.js';
-import { LiveStateService } from '../events/live-state.service.js';
-import { GroupService } from '../group/group.service.js';
 import { DecideBody, DecideResponse } from './routing.schemas.js';
-import { RoutingService } from './routing.service.js';
+import type { Services } from '../services.js';
 
-export function routingOperations(ctx: AppContext) {
-  const routing = new RoutingService(new DirectoryService(ctx.db, ctx.clock), new LiveStateService(ctx.db), new DidService(ctx.db, ctx.clock), new GroupService(ctx.db, ctx.clock));
+export function routingOperations(s: Services) {
+  const { routing } = s;
   return [
     defineOperation({
       module: 'route',

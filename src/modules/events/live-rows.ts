@@ -1,0 +1,204 @@
+/**
+ * The live state tables' row shapes (live_agents, live_calls) and their
+ * conversion to and from the in-memory shapes: shared by the ingest
+ * repository and the read paths (Agent/live joins agents with live_agents).
+ */
+import type { BulkColumn } from '../../db/bulk.js';
+import type { Param } from '../../db/types.js';
+import type { AgentLive, CallLive, HitTuple } from './live.types.js';
+
+export interface AgentRow {
+  agent_id: number;
+  logged_in: number;
+  login_type: string | null;
+  login_at: number | null;
+  avail_since: number | null;
+  break_reason: string | null;
+  break_at: number | null;
+  wrapup_at: number | null;
+  ring_call: string | null;
+  ring_at: number | null;
+  call_id: string | null;
+  call_at: number | null;
+  sip_status: string;
+  day_key: string;
+  avail_secs: number;
+  talk_secs: number;
+  calls: number;
+  last_ts: number;
+  seq: number;
+}
+
+export interface CallRow {
+  call_id: string;
+  state: string;
+  queued_at: number;
+  group_id: number | null;
+  did: string | null;
+  caller: string | null;
+  campaign_id: string | null;
+  direction: string;
+  retry_of: string | null;
+  ring_agent: number | null;
+  ring_at: number | null;
+  agent_id: number | null;
+  answered_at: number | null;
+  agent_since: number | null;
+  on_hold: number;
+  hold_at: number | null;
+  hold_secs: number;
+  hits: string;
+  last_ts: number;
+  seq: number;
+}
+
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+export function agentFromRow(r: AgentRow): AgentLive {
+  return {
+    agentId: Number(r.agent_id),
+    loggedIn: Number(r.logged_in) === 1,
+    loginType: r.login_type,
+    loginAt: num(r.login_at),
+    availSince: num(r.avail_since),
+    breakReason: r.break_reason,
+    breakAt: num(r.break_at),
+    wrapupAt: num(r.wrapup_at),
+    ringCall: r.ring_call,
+    ringAt: num(r.ring_at),
+    callId: r.call_id,
+    callAt: num(r.call_at),
+    sipStatus: r.sip_status,
+    dayKey: r.day_key,
+    availSecs: Number(r.avail_secs),
+    talkSecs: Number(r.talk_secs),
+    calls: Number(r.calls),
+    lastTs: Number(r.last_ts),
+    seq: Number(r.seq),
+  };
+}
+
+export function callFromRow(r: CallRow): CallLive {
+  return {
+    callId: r.call_id,
+    state: r.state as CallLive['state'],
+    queuedAt: Number(r.queued_at),
+    groupId: num(r.group_id),
+    did: r.did,
+    caller: r.caller,
+    campaignId: r.campaign_id,
+    direction: r.direction === 'outbound' ? 'outbound' : 'inbound',
+    retryOf: r.retry_of,
+    ringAgent: num(r.ring_agent),
+    ringAt: num(r.ring_at),
+    agentId: num(r.agent_id),
+    answeredAt: num(r.answered_at),
+    agentSince: num(r.agent_since),
+    onHold: Number(r.on_hold) === 1,
+    holdAt: num(r.hold_at),
+    holdSecs: Number(r.hold_secs),
+    hits: JSON.parse(r.hits) as HitTuple[],
+    lastTs: Number(r.last_ts),
+    seq: Number(r.seq),
+  };
+}
+
+export const AGENT_COLUMNS: BulkColumn[] = [
+  { name: 'agent_id', pg: 'bigint' },
+  { name: 'logged_in', pg: 'integer' },
+  { name: 'login_type', pg: 'text' },
+  { name: 'login_at', pg: 'double precision' },
+  { name: 'avail_since', pg: 'double precision' },
+  { name: 'break_reason', pg: 'text' },
+  { name: 'break_at', pg: 'double precision' },
+  { name: 'wrapup_at', pg: 'double precision' },
+  { name: 'ring_call', pg: 'text' },
+  { name: 'ring_at', pg: 'double precision' },
+  { name: 'call_id', pg: 'text' },
+  { name: 'call_at', pg: 'double precision' },
+  { name: 'sip_status', pg: 'text' },
+  { name: 'day_key', pg: 'text' },
+  { name: 'avail_secs', pg: 'double precision' },
+  { name: 'talk_secs', pg: 'double precision' },
+  { name: 'calls', pg: 'integer' },
+  { name: 'last_ts', pg: 'double precision' },
+  { name: 'seq', pg: 'bigint' },
+];
+
+export const CALL_COLUMNS: BulkColumn[] = [
+  { name: 'call_id', pg: 'text' },
+  { name: 'state', pg: 'text' },
+  { name: 'queued_at', pg: 'double precision' },
+  { name: 'group_id', pg: 'bigint' },
+  { name: 'did', pg: 'text' },
+  { name: 'caller', pg: 'text' },
+  { name: 'campaign_id', pg: 'text' },
+  { name: 'direction', pg: 'text' },
+  { name: 'retry_of', pg: 'text' },
+  { name: 'ring_agent', pg: 'bigint' },
+  { name: 'ring_at', pg: 'double precision' },
+  { name: 'agent_id', pg: 'bigint' },
+  { name: 'answered_at', pg: 'double precision' },
+  { name: 'agent_since', pg: 'double precision' },
+  { name: 'on_hold', pg: 'integer' },
+  { name: 'hold_at', pg: 'double precision' },
+  { name: 'hold_secs', pg: 'double precision' },
+  { name: 'hits', pg: 'text' },
+  { name: 'last_ts', pg: 'double precision' },
+  { name: 'seq', pg: 'bigint' },
+];
+
+export function agentRow(a: AgentLive): Record<string, Param> {
+  return {
+    agent_id: a.agentId,
+    logged_in: a.loggedIn ? 1 : 0,
+    login_type: a.loginType,
+    login_at: a.loginAt,
+    avail_since: a.availSince,
+    break_reason: a.breakReason,
+    break_at: a.breakAt,
+    wrapup_at: a.wrapupAt,
+    ring_call: a.ringCall,
+    ring_at: a.ringAt,
+    call_id: a.callId,
+    call_at: a.callAt,
+    sip_status: a.sipStatus,
+    day_key: a.dayKey,
+    avail_secs: a.availSecs,
+    talk_secs: a.talkSecs,
+    calls: a.calls,
+    last_ts: a.lastTs,
+    seq: a.seq,
+  };
+}
+
+export function callRow(c: CallLive): Record<string, Param> {
+  return {
+    call_id: c.callId,
+    state: c.state,
+    queued_at: c.queuedAt,
+    group_id: c.groupId,
+    did: c.did,
+    caller: c.caller,
+    campaign_id: c.campaignId,
+    direction: c.direction,
+    retry_of: c.retryOf,
+    ring_agent: c.ringAgent,
+    ring_at: c.ringAt,
+    agent_id: c.agentId,
+    answered_at: c.answeredAt,
+    agent_since: c.agentSince,
+    on_hold: c.onHold ? 1 : 0,
+    hold_at: c.holdAt,
+    hold_secs: c.holdSecs,
+    hits: JSON.stringify(c.hits),
+    last_ts: c.lastTs,
+    seq: c.seq,
+  };
+}
+
+export const AGENT_SELECT = `l.agent_id, l.logged_in, l.login_type, l.login_at, l.avail_since, l.break_reason, l.break_at, l.wrapup_at,
+  l.ring_call, l.ring_at, l.call_id, l.call_at, l.sip_status, l.day_key, l.avail_secs, l.talk_secs, l.calls, l.last_ts, l.seq`;
+export const CALL_SELECT = `call_id, state, queued_at, group_id, did, caller, campaign_id, direction, retry_of, ring_agent, ring_at,
+  agent_id, answered_at, agent_since, on_hold, hold_at, hold_secs, hits, last_ts, seq`;
+

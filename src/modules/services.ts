@@ -1,0 +1,54 @@
+import type { AppContext } from '../context.js';
+import { AccountService } from './account/account.service.js';
+import { AgentCadService } from './agent/agent-cad.service.js';
+import { AgentListService } from './agent/agent-list.service.js';
+import { AgentService } from './agent/agent.service.js';
+import { AnalysisService } from './analysis/analysis.service.js';
+import { CallHistoryService } from './calls/call-history.service.js';
+import { DidService } from './did/did.service.js';
+import { BlacklistService } from './directory/blacklist.service.js';
+import { ContactService } from './directory/contact.service.js';
+import { DirectoryService } from './directory/directory.service.js';
+import { DncService } from './directory/dnc.service.js';
+import { StickyService } from './directory/sticky.service.js';
+import { EventsService } from './events/events.service.js';
+import { LiveStateService } from './events/live-state.service.js';
+import { GroupService } from './group/group.service.js';
+import { LiveService } from './live/live.service.js';
+import { QueueService } from './queue/queue.service.js';
+import { RoleService } from './role/role.service.js';
+import { RoutingService } from './routing/routing.service.js';
+
+/**
+ * The composition root: every service of the process, built once, in
+ * dependency order (a service only receives services built above it).
+ * Services with state — the live view caches, the change subscriptions, the
+ * analysis day cache — therefore exist once per process. Repositories are not
+ * built here: a repository is a view of one tenant in one transaction
+ * (`new XRepository(tenant(tx, accountId))`), made by its own service per call.
+ */
+export function buildServices(ctx: AppContext) {
+  const { db, clock, auth, config } = ctx;
+  const accounts = new AccountService(db, clock);
+  const dids = new DidService(db, clock);
+  const groups = new GroupService(db, clock);
+  const roles = new RoleService(db, clock, auth);
+  const agents = new AgentService(db, { clock, auth, roles, groups, dids });
+  const agentLists = new AgentListService(db, groups);
+  const agentCad = new AgentCadService(db);
+  const contacts = new ContactService(db, clock, accounts);
+  const dnc = new DncService(db, clock);
+  const blacklist = new BlacklistService(db, dids);
+  const sticky = new StickyService(db, clock, { agents, groups, dids });
+  const directory = new DirectoryService(db, { dnc, blacklist, sticky });
+  const history = new CallHistoryService(db);
+  const analysis = new AnalysisService(db, accounts, config.analysisCacheBytes);
+  const liveState = new LiveStateService(db);
+  const events = new EventsService(ctx, { accounts, history });
+  const live = new LiveService(ctx, { accounts, groups, liveState });
+  const queue = new QueueService(ctx, { liveState, history, events, live });
+  const routing = new RoutingService(directory, liveState, dids, groups);
+  return { auth, accounts, dids, groups, roles, agents, agentLists, agentCad, contacts, dnc, blacklist, sticky, directory, history, analysis, liveState, events, live, queue, routing };
+}
+
+export type Services = ReturnType<typeof buildServices>;
