@@ -75,7 +75,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
 
   installBodyParsing(app);
   installCors(app);
-  installErrorHandling(app);
+  installErrorHandling(app, config.bodyLimit);
   installMetrics(app, db);
 
   app.addSchema(ErrorEnvelopeSchema);

@@ -9,7 +9,15 @@ import { validationError } from './validation.js';
  * (as the vendor does); 404, 413, 429, 503 (1010) and 500 keep their HTTP
  * status. Nothing internal (stack, SQL, driver message) reaches the client.
  */
-export function installErrorHandling(app: FastifyInstance): void {
+/** A byte count as people read it: 1 MiB, 512 KiB, 1000 bytes. */
+export function byteSize(n: number): string {
+  if (n >= 1 << 20 && n % (1 << 20) === 0) return `${n / (1 << 20)} MiB`;
+  if (n >= 1 << 10 && n % (1 << 10) === 0) return `${n / (1 << 10)} KiB`;
+  return `${n} bytes`;
+}
+
+export function installErrorHandling(app: FastifyInstance, bodyLimit: number): void {
+  const tooLarge = `Request body too large (limit ${byteSize(bodyLimit)})`;
   app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
     if (err instanceof AppError) {
       return reply.code(err.httpStatus).send(errorEnvelope(err.code, err.message));
@@ -21,7 +29,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       return reply.code(200).send(errorEnvelope(appErr.code, appErr.message));
     }
     if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).send(errorEnvelope(413, 'Request body too large (limit 1 MiB)'));
+      return reply.code(413).send(errorEnvelope(413, tooLarge));
     }
     if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e instanceof SyntaxError) {
       return reply.code(200).send(errorEnvelope(1047, `${GENERAL[1047]}: the body must be a JSON object`));

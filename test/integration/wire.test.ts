@@ -48,7 +48,7 @@ forEachDatabase('wire conventions', (use) => {
     const big = JSON.stringify({ ssid: 'x', pad: 'a'.repeat(1024 * 1024 + 10) });
     const res = await h.post('/api/v2/account/getSettings', big);
     expect(res.http).toBe(413);
-    expect(res.body).toMatchObject({ status: 'error', code: 413 });
+    expect(res.body).toMatchObject({ status: 'error', code: 413, message: 'Request body too large (limit 1 MiB)' });
   });
 
   it('reflects the Origin with credentials and answers preflight with 204', async () => {
@@ -136,3 +136,16 @@ forEachDatabase('rate limit', (use) => {
     expect(other.body.code).toBe(1014);
   });
 }, { config: { rateLimitPerMinute: 3 } });
+
+forEachDatabase(
+  'body limit from the config',
+  (use) => {
+    it('refuses a body over the configured limit and names that limit', async () => {
+      const h = use();
+      const res = await h.post('/api/v2/account/getSettings', JSON.stringify({ ssid: 'x', pad: 'a'.repeat(64 * 1024) }));
+      expect(res.http).toBe(413);
+      expect(res.body).toMatchObject({ status: 'error', code: 413, message: 'Request body too large (limit 64 KiB)' });
+    });
+  },
+  { config: { bodyLimit: 64 * 1024 } },
+);
