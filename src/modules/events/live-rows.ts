@@ -7,6 +7,7 @@ import type { BulkColumn } from '../../db/bulk.js';
 import type { Param } from '../../db/types.js';
 import type { AgentLive, CallLive, HitTuple } from './live.types.js';
 
+/** Rows of live_agents / live_calls as stored (snake_case, 0/1 flags). */
 export interface AgentRow {
   agent_id: number;
   logged_in: number;

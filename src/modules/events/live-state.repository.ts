@@ -4,7 +4,6 @@ import { bulkWrite } from '../../db/bulk.js';
 import type { AgentLive, CallLive } from './live.types.js';
 import { AGENT_COLUMNS, AGENT_SELECT, CALL_COLUMNS, CALL_SELECT, agentFromRow, agentRow, callFromRow, callRow, type AgentRow, type CallRow } from './live-rows.js';
 
-/** Rows of live_agents / live_calls as stored (snake_case, 0/1 flags). */
 /** Live state reads and writes of the ingest path (one account, inside the batch transaction). */
 export class LiveStateRepository {
   constructor(private readonly t: TenantQueries) {}
