@@ -1,5 +1,6 @@
 import { systemClock } from '../clock.js';
 import type { Config } from '../config/config.js';
+import { dialectOf } from '../db/dialect.js';
 import { migrate } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
 import type { Database } from '../db/types.js';
@@ -38,7 +39,7 @@ export async function seedContacts(db: Database, accountId: number, total: numbe
     for (let i = from; i < Math.min(total, from + chunk); i++) {
       rows.push({ contact: seededContact(i), name: `${FIRST[i % 16]} ${LAST[Math.floor(i / 16) % 16]}`, email: `contact${i}@example.com` });
     }
-    added += await contacts.bulkInsert(accountId, rows, db.dialect === 'postgres' ? 1000 : 500);
+    added += await contacts.bulkInsert(accountId, rows, dialectOf(db).bulkInsertRows);
     onProgress?.({ done: Math.min(total, from + chunk), added, total, elapsedMs: Date.now() - started });
   }
   return { added, elapsedMs: Date.now() - started };
