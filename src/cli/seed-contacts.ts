@@ -26,8 +26,8 @@ export interface SeedProgress {
 
 /**
  * Loads `total` synthetic contacts into the account: 50,000 per transaction,
- * 500 rows per multi-row INSERT (both databases). Numbers already there are
- * kept, so the command is idempotent.
+ * `DialectOps.bulkInsertRows` rows per multi-row INSERT (PostgreSQL 1000,
+ * SQLite 500). Numbers already there are kept, so the command is idempotent.
  */
 export async function seedContacts(db: Database, accountId: number, total: number, onProgress?: (p: SeedProgress) => void): Promise<{ added: number; elapsedMs: number }> {
   const contacts = new ContactService(db, systemClock);
