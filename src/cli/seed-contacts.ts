@@ -1,5 +1,6 @@
 import { systemClock } from '../clock.js';
 import type { Config } from '../config/config.js';
+import { dialectOf } from '../db/dialect.js';
 import { migrate } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
 import type { Database } from '../db/types.js';
@@ -25,8 +26,8 @@ export interface SeedProgress {
 
 /**
  * Loads `total` synthetic contacts into the account: 50,000 per transaction,
- * 500 rows per multi-row INSERT (both databases). Numbers already there are
- * kept, so the command is idempotent.
+ * `DialectOps.bulkInsertRows` rows per multi-row INSERT (PostgreSQL 1000,
+ * SQLite 500). Numbers already there are kept, so the command is idempotent.
  */
 export async function seedContacts(
   db: Database,
@@ -44,7 +45,7 @@ export async function seedContacts(
     for (let i = from; i < Math.min(total, from + chunk); i++) {
       rows.push({ contact: seededContact(i), name: `${FIRST[i % 16]} ${LAST[Math.floor(i / 16) % 16]}`, email: `contact${i}@example.com` });
     }
-    added += await contacts.bulkInsert(accountId, rows, db.dialect === 'postgres' ? 1000 : 500);
+    added += await contacts.bulkInsert(accountId, rows, dialectOf(db).bulkInsertRows);
     onProgress?.({ done: Math.min(total, from + chunk), added, total, elapsedMs: Date.now() - started });
   }
   return { added, elapsedMs: Date.now() - started };

@@ -48,6 +48,31 @@ for (const dialect of testDialects()) {
       }
     });
 
+    it('refuses an unscoped statement on every method, and runs one only through the named escape', async () => {
+      const t = await freshDatabase(dialect);
+      try {
+        await migrate(t.db);
+        const q = tenant(t.db, 1);
+        const setting = "SELECT set_config('application_name', 'x', true)";
+        for (const sql of ['SELECT COUNT(*) AS n FROM schema_migrations', 'SELECT 1 AS one WHERE $1 > 0', setting]) {
+          expect(() => q.all(sql)).toThrow(/account_id/);
+          expect(() => q.get(sql)).toThrow(/account_id/);
+          expect(() => q.run(sql)).toThrow(/account_id/);
+          expect(() => q.allValues(sql)).toThrow(/account_id/);
+        }
+        // The escape: run as written, parameters as given (no account id added as $1).
+        const ids = (await loadMigrations()).map((m) => m.id);
+        const rows = await q.untenanted<{ n: number }>('migration bookkeeping, not tenant data', 'SELECT COUNT(*) AS n FROM schema_migrations WHERE id = $1', [ids[0]]);
+        expect(rows.map((r) => Number(r.n))).toEqual([1]);
+        await expect(q.untenanted(' ', 'SELECT COUNT(*) AS n FROM schema_migrations')).rejects.toThrow(/reason/);
+        // The guard still holds after the escape was used.
+        expect(() => q.all('SELECT COUNT(*) AS n FROM schema_migrations')).toThrow(/account_id/);
+      } finally {
+        await t.db.close();
+        await t.drop();
+      }
+    });
+
     it('locks hold across connections, release, and expire when their holder died', async () => {
       const t = await freshDatabase(dialect);
       const other = t.connect();

@@ -1,3 +1,4 @@
+import { dialectOf } from '../../db/dialect.js';
 import type { Dialect, Param, Queryable } from '../../db/types.js';
 import { tenant, type TenantQueries } from '../../db/tenant.js';
 import { COLS, DERIVED, IX, NCOLS, type Dim } from './counters.js';
@@ -65,7 +66,7 @@ export const PACKED_SLOTS: readonly number[] = [...PACKED.map((c) => IX[c]), NCO
  * seconds stay separate columns (reals, not to be reformatted).
  */
 function packed(dialect: Dialect, exprs: string[]): string {
-  return dialect === 'sqlite' ? `printf('${exprs.map(() => '%d').join(',')}', ${exprs.join(', ')})` : `concat_ws(',', ${exprs.join(', ')})`;
+  return dialectOf(dialect).packedIntegers(exprs);
 }
 
 /**

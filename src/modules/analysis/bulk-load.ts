@@ -1,3 +1,4 @@
+import { dialectOf } from '../../db/dialect.js';
 import type { Database, Param, Queryable } from '../../db/types.js';
 import { tenant } from '../../db/tenant.js';
 import type { CallRecord } from '../calls/call-record.js';
@@ -88,7 +89,7 @@ export async function bulkLoadCalls(
 ): Promise<LoadProgress> {
   const batchSize = opts.batchSize ?? 5000;
   // A bulk load touches far more index pages than the default 2 MB page cache holds.
-  if (db.dialect === 'sqlite') await db.run('PRAGMA cache_size = -262144');
+  await dialectOf(db).prepareBulkLoad(db);
   const store = new WindowStore();
   const started = Date.now();
   const progress: LoadProgress = { done: 0, hits: 0, elapsedMs: 0 };
@@ -119,6 +120,6 @@ export async function bulkLoadCalls(
   await flush();
   // Fresh planner statistics: without them PostgreSQL guesses a few rows per
   // table and picks nested loops that scan millions of calls.
-  await db.exec(db.dialect === 'postgres' ? 'ANALYZE calls; ANALYZE call_hits; ANALYZE analysis_daily; ANALYZE analysis_hourly; ANALYZE analysis_cube' : 'ANALYZE');
+  await dialectOf(db).analyzeAfterBulkLoad(db, ['calls', 'call_hits', 'analysis_daily', 'analysis_hourly', 'analysis_cube']);
   return { ...progress, elapsedMs: Date.now() - started };
 }

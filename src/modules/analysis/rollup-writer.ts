@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { dialectOf } from '../../db/dialect.js';
 import type { Param, Queryable } from '../../db/types.js';
 import { tenant } from '../../db/tenant.js';
 import { COLS, IX, NCOLS, type Dim } from './counters.js';
@@ -76,7 +77,7 @@ const PG_ROLLUP_LOCK = 7_241_002;
  * has one writer anyway.
  */
 export async function lockRollupWriters(tx: Queryable, accountId: number): Promise<void> {
-  if (tx.dialect === 'postgres') await tx.get('SELECT pg_advisory_xact_lock($1, $2)', [PG_ROLLUP_LOCK, accountId]);
+  await dialectOf(tx).transactionLock(tx, [PG_ROLLUP_LOCK, accountId]);
 }
 
 const DAYS_PER_STATEMENT = 16;

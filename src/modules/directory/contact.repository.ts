@@ -1,3 +1,4 @@
+import { dialectOf } from '../../db/dialect.js';
 import type { TenantQueries } from '../../db/tenant.js';
 import type { ContactRecord, CustomValue } from './contact-fields.js';
 
@@ -93,8 +94,7 @@ export class ContactRepository {
 
   /** The row, locked until the transaction ends (PostgreSQL; SQLite's write transaction already excludes writers). */
   async findForUpdate(contact: string): Promise<ContactRecord | undefined> {
-    const lock = this.t.dialect === 'postgres' ? ' FOR UPDATE' : '';
-    const row = await this.t.get<ContactRow>(`SELECT ${COLUMNS} FROM contacts WHERE account_id = $1 AND contact = $2${lock}`, [contact]);
+    const row = await this.t.get<ContactRow>(`SELECT ${COLUMNS} FROM contacts WHERE account_id = $1 AND contact = $2${dialectOf(this.t).forUpdate}`, [contact]);
     return row && toRecord(row);
   }
 

@@ -1,4 +1,5 @@
 import type { TenantQueries } from '../../db/tenant.js';
+import { dialectOf } from '../../db/dialect.js';
 import { inList } from '../../db/in-list.js';
 import { bulkWrite } from '../../db/bulk.js';
 import type { AgentLive, CallLive } from './live.types.js';
@@ -13,12 +14,10 @@ export class LiveStateRepository {
    * (and takeovers) of one account apply one after the other on every node.
    */
   async lockSequence(): Promise<number> {
-    if (this.t.dialect === 'postgres') {
-      // The batch lookups pass arrays whose size the generic plan of a prepared
-      // statement cannot know (it then hash-joins whole tables): plan each with its values.
-      // (The tenant guard wants account_id and $1 in every statement: hence the alias and the condition.)
-      await this.t.run("SELECT set_config('plan_cache_mode', 'force_custom_plan', true) AS account_id WHERE $1::bigint > 0");
-    }
+    // The batch lookups pass arrays whose size the generic plan of a prepared
+    // statement cannot know (it then hash-joins whole tables): plan each with its values.
+    const customPlans = dialectOf(this.t).customPlansUntilCommit;
+    if (customPlans) await this.t.untenanted('a planner setting of this transaction: reads no table', customPlans);
     // One statement: the no-op update takes the row lock (PostgreSQL) and answers the sequence.
     const row = await this.t.get<{ seq: number }>(
       'INSERT INTO event_seq (account_id, seq) VALUES ($1, 0) ON CONFLICT (account_id) DO UPDATE SET seq = event_seq.seq RETURNING seq',
