@@ -3,6 +3,7 @@ import { tenant } from '../../db/tenant.js';
 import type { Queryable } from '../../db/types.js';
 import { AppError } from '../../errors/catalogue.js';
 import { AccountService } from '../account/account.service.js';
+import { RollupSink } from '../analysis/rollup-sink.js';
 import { CallHistoryService } from '../calls/call-history.service.js';
 import type { CallRecord } from '../calls/call-record.js';
 import { parseEvent, type TelephonyEvent } from './event-types.js';
@@ -58,7 +59,7 @@ export class EventsService {
 
   constructor(private readonly ctx: AppContext) {
     this.accounts = new AccountService(ctx.db, ctx.clock);
-    this.history = new CallHistoryService(ctx.db);
+    this.history = new CallHistoryService(ctx.db, new RollupSink());
   }
 
   async ingest(accountId: number, raw: unknown[]): Promise<IngestResult> {

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
 import { withLocks } from '../../db/locks.js';
 import { fail, queueError } from '../../errors/catalogue.js';
+import { RollupSink } from '../analysis/rollup-sink.js';
 import { CallHistoryService } from '../calls/call-history.service.js';
 import { EventsService } from '../events/events.service.js';
 import { agentStateName } from '../events/live.types.js';
@@ -76,7 +77,7 @@ export class QueueService {
 
   constructor(private readonly ctx: AppContext) {
     this.live = new LiveStateService(ctx.db);
-    this.history = new CallHistoryService(ctx.db);
+    this.history = new CallHistoryService(ctx.db, new RollupSink());
     this.events = new EventsService(ctx);
     this.agentsView = new LiveService(ctx);
     this.sequences = new CoalescedRead((accountId) => this.live.sequence(accountId));
