@@ -32,7 +32,7 @@ import { PostgresDatabase } from '../src/db/postgres.js';
 import { SqliteDatabase } from '../src/db/sqlite.js';
 import type { Database, Dialect } from '../src/db/types.js';
 import { AccountService } from '../src/modules/account/account.service.js';
-import { RollupSink } from '../src/modules/analysis/rollup-sink.js';
+import { RollupSink } from '../src/modules/analysis/rollup/rollup-sink.js';
 import { CallHistoryService } from '../src/modules/calls/call-history.service.js';
 import type { CallRecord } from '../src/modules/calls/call-record.js';
 import { ensureBenchDatabase, PG_URL, root, wrkLatency } from './support.js';

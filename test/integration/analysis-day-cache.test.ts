@@ -1,6 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { rebuildRollups } from '../../src/modules/analysis/rebuild.js';
+import { rebuildRollups } from '../../src/modules/analysis/rollup/rebuild.js';
 import type { CallRecord } from '../../src/modules/calls/call-record.js';
 import type { Database } from '../../src/db/types.js';
 import { createTenant, type Session } from '../helpers/factories.js';

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../src/db/types.js';
-import { RollupSink } from '../../src/modules/analysis/rollup-sink.js';
+import { RollupSink } from '../../src/modules/analysis/rollup/rollup-sink.js';
 import { CallHistoryService } from '../../src/modules/calls/call-history.service.js';
 import type { CallHit, CallRecord } from '../../src/modules/calls/call-record.js';
 import type { Harness } from '../helpers/harness.js';

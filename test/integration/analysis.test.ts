@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createAgent, createRole } from '../helpers/admin.js';
 import { createTenant, type Session } from '../helpers/factories.js';
 import { forEachDatabase, type Harness } from '../helpers/harness.js';
-import { rebuildRollups } from '../../src/modules/analysis/rebuild.js';
+import { rebuildRollups } from '../../src/modules/analysis/rollup/rebuild.js';
 import { BY_AGENT, BY_GROUP, D, call, callHistory, replace, store, workedExample } from './analysis.fixtures.js';
 
 function pick(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {

@@ -3,7 +3,7 @@ import { tenant } from '../../db/tenant.js';
 import type { Queryable } from '../../db/types.js';
 import { AppError } from '../../errors/catalogue.js';
 import { AccountService } from '../account/account.service.js';
-import { RollupSink } from '../analysis/rollup-sink.js';
+import { RollupSink } from '../analysis/rollup/rollup-sink.js';
 import { CallHistoryService } from '../calls/call-history.service.js';
 import type { CallRecord } from '../calls/call-record.js';
 import { parseEvent, type TelephonyEvent } from './event-types.js';

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { Principal } from '../../auth/principal.js';
 import { withLocks } from '../../db/locks.js';
 import { fail, queueError } from '../../errors/catalogue.js';
-import { RollupSink } from '../analysis/rollup-sink.js';
+import { RollupSink } from '../analysis/rollup/rollup-sink.js';
 import { CallHistoryService } from '../calls/call-history.service.js';
 import { EventsService } from '../events/events.service.js';
 import { agentStateName } from '../events/live.types.js';

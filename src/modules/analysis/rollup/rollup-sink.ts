@@ -1,8 +1,8 @@
-import type { Queryable } from '../../db/types.js';
-import type { CallRecordSink } from '../calls/call-record-sink.js';
-import type { CallRecord } from '../calls/call-record.js';
+import type { Queryable } from '../../../db/types.js';
+import type { CallRecordSink } from '../../calls/call-record-sink.js';
+import type { CallRecord } from '../../calls/call-record.js';
 import { batchStore, tableStore } from './rollup-store.js';
-import { RollupBatch } from './rollups.js';
+import { RollupBatch } from './rollup-batch.js';
 
 /**
  * The analysis roll-ups as the call history's sink (ingest, late events,

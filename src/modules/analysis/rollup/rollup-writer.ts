@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import type { Param, Queryable } from '../../db/types.js';
-import { tenant } from '../../db/tenant.js';
+import type { Param, Queryable } from '../../../db/types.js';
+import { tenant } from '../../../db/tenant.js';
 import { COLS, IX, NCOLS, type Dim } from './counters.js';
 
 /** One roll-up change: `bucket` is a UTC hour (hourly) or a local day (daily, cube). */

@@ -1,8 +1,8 @@
-import type { Queryable } from '../../db/types.js';
-import { inList } from '../../db/in-list.js';
-import { tenant } from '../../db/tenant.js';
+import type { Queryable } from '../../../db/types.js';
+import { inList } from '../../../db/in-list.js';
+import { tenant } from '../../../db/tenant.js';
 import type { CallFacts } from './counters.js';
-import type { FlagBooking, RollupStore } from './rollups.js';
+import type { FlagBooking, RollupStore } from './rollup-batch.js';
 
 export interface CallRow {
   call_id: string;

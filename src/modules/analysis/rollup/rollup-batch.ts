@@ -1,7 +1,7 @@
-import type { Queryable } from '../../db/types.js';
+import type { Queryable } from '../../../db/types.js';
 import { DIMS, IX, NCOLS, addCallInKey, isAnswered, keysOf, type CallFacts, type Dim } from './counters.js';
 import { bumpVersions, cubeKey, lockRollupWriters, rollupZone, writeDeltas, type Delta } from './rollup-writer.js';
-import { localDayNumber } from '../../time/zone.js';
+import { localDayNumber } from '../../../time/zone.js';
 
 /**
  * Incremental roll-ups for analysis/hits (PRODUCT §7–§8).

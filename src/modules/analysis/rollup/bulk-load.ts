@@ -1,10 +1,10 @@
-import type { Database, Param, Queryable } from '../../db/types.js';
-import { tenant } from '../../db/tenant.js';
-import { CallHistoryService } from '../calls/call-history.service.js';
-import type { CallRecordSink } from '../calls/call-record-sink.js';
-import type { CallRecord } from '../calls/call-record.js';
+import type { Database, Param, Queryable } from '../../../db/types.js';
+import { tenant } from '../../../db/tenant.js';
+import { CallHistoryService } from '../../calls/call-history.service.js';
+import type { CallRecordSink } from '../../calls/call-record-sink.js';
+import type { CallRecord } from '../../calls/call-record.js';
 import type { CallFacts } from './counters.js';
-import { RollupBatch, type FlagBooking, type RollupStore } from './rollups.js';
+import { RollupBatch, type FlagBooking, type RollupStore } from './rollup-batch.js';
 
 /**
  * The roll-up store of a bulk load whose records only refer to each other
