@@ -32,7 +32,8 @@ import { PostgresDatabase } from '../src/db/postgres.js';
 import { SqliteDatabase } from '../src/db/sqlite.js';
 import type { Database, Dialect } from '../src/db/types.js';
 import { AccountService } from '../src/modules/account/account.service.js';
-import { storeCall } from '../src/modules/analysis/call-store.js';
+import { RollupSink } from '../src/modules/analysis/rollup/rollup-sink.js';
+import { CallHistoryService } from '../src/modules/calls/call-history.service.js';
 import type { CallRecord } from '../src/modules/calls/call-record.js';
 import { ensureBenchDatabase, PG_URL, root, wrkLatency } from './support.js';
 
@@ -195,6 +196,7 @@ async function measureOn(dialect: Dialect, app: Awaited<ReturnType<typeof buildA
   mix.push(['live: agentId, 30 days + today, date (multi), 10 calls/s stored meanwhile', live('date')]);
   mix.push(['live: agentId, 30 days + today, disPlay hour (multi), 10 calls/s stored meanwhile', live('hour')]);
   let stored = 0;
+  const history = new CallHistoryService(db, new RollupSink());
   const storeOne = async () => {
     const at = Math.floor(Date.now() / 1000) - 60;
     const agentId = Number(keys.agentId![0]);
@@ -203,7 +205,7 @@ async function measureOn(dialect: Dialect, app: Awaited<ReturnType<typeof buildA
       campaignId: null, direction: 'inbound', caller: null, retryOf: null, answeredBy: agentId, answeredAt: at + 5, talkSecs: 30, holdSecs: 0, waitSecs: 5,
       outcome: 'completed', hits: [{ seq: 0, agentId, ringAt: at + 1, ringSecs: 4, answered: true }],
     };
-    await db.transaction((tx) => storeCall(tx, record));
+    await db.transaction((tx) => history.record(tx, record.accountId, [record]));
   };
   const ask = async (body: Record<string, unknown>, name: string) => {
     const t = performance.now();

@@ -5,9 +5,9 @@ import { openDatabase } from '../db/open.js';
 import type { Database } from '../db/types.js';
 import { demoCredentials } from '../demo/seed.js';
 import { AccountService } from '../modules/account/account.service.js';
-import { bulkLoadCalls, type LoadProgress } from '../modules/analysis/bulk-load.js';
-import { generateHistory, type Topology } from '../modules/analysis/history-generator.js';
-import { rebuildRollups } from '../modules/analysis/rebuild.js';
+import { bulkLoadCalls, type LoadProgress } from '../modules/analysis/rollup/bulk-load.js';
+import { generateHistory, type Topology } from '../demo/history-generator.js';
+import { rebuildRollups } from '../modules/analysis/rollup/rebuild.js';
 import { parseArgs } from './args.js';
 
 const GROUPS = 20;

@@ -17,7 +17,7 @@ export interface Config {
   /** Maximum request body in bytes. */
   bodyLimit: number;
   pgPoolSize: number;
-  /** Memory for analysis answers of past days (src/modules/analysis/day-cache.ts), in bytes; 0 disables. */
+  /** Memory for analysis answers of past days (src/modules/analysis/day-cache/day-cache.ts), in bytes; 0 disables. */
   analysisCacheBytes: number;
 }
 

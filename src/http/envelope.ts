@@ -39,7 +39,7 @@ const JOIN_UP_TO = 256 * 1024;
  * JSON, given as pieces to send one after another. The object's own `data`
  * is empty: the bytes are the answer (the response schema check in tests
  * parses the bytes, operation.ts). A small answer is joined into one buffer;
- * a large one stays in pieces (why: analysis/hits-json.ts, joinFragments).
+ * a large one stays in pieces (why: analysis/wire/hits-json.ts, joinFragments).
  */
 export function preserializedData(pieces: readonly Buffer[]): { data: Record<string, never> } {
   const fields = { data: {} };

@@ -4,6 +4,7 @@ import { AgentCadService } from './agent/agent-cad.service.js';
 import { AgentListService } from './agent/agent-list.service.js';
 import { AgentService } from './agent/agent.service.js';
 import { AnalysisService } from './analysis/analysis.service.js';
+import { RollupSink } from './analysis/rollup/rollup-sink.js';
 import { CallHistoryService } from './calls/call-history.service.js';
 import { DidService } from './did/did.service.js';
 import { BlacklistService } from './directory/blacklist.service.js';
@@ -41,7 +42,8 @@ export function buildServices(ctx: AppContext) {
   const blacklist = new BlacklistService(db, dids);
   const sticky = new StickyService(db, clock, { agents, groups, dids });
   const directory = new DirectoryService(db, { dnc, blacklist, sticky });
-  const history = new CallHistoryService(db);
+  // The call history's one writer; finished calls reach the analysis roll-ups through its sink.
+  const history = new CallHistoryService(db, new RollupSink());
   const analysis = new AnalysisService(db, accounts, config.analysisCacheBytes);
   const liveState = new LiveStateService(db);
   const events = new EventsService(ctx, { accounts, history });

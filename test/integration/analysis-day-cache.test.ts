@@ -1,12 +1,11 @@
 import { beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { replaceCall, storeCall } from '../../src/modules/analysis/call-store.js';
-import { rebuildRollups } from '../../src/modules/analysis/rebuild.js';
+import { rebuildRollups } from '../../src/modules/analysis/rollup/rebuild.js';
 import type { CallRecord } from '../../src/modules/calls/call-record.js';
 import type { Database } from '../../src/db/types.js';
 import { createTenant, type Session } from '../helpers/factories.js';
 import { forEachDatabase, type Harness } from '../helpers/harness.js';
-import { D, call, store } from './analysis.fixtures.js';
+import { D, call, callHistory, store } from './analysis.fixtures.js';
 
 /**
  * Answers of whole past days are kept in memory per node (day-cache.ts).
@@ -65,7 +64,7 @@ forEachDatabase('analysis/hits: answers of past days kept per node', (use) => {
     expect(before.data['103']!['2026-01-12 11:00']).toMatchObject({ TC: 1, AC: 0, CM: 1 });
     const old = call(s.accountId, 'c', D + 2 * 86400 + 11 * 3600, { groupId: 56, offers: [{ agent: 103, ring: 7 }] });
     const next = call(s.accountId, 'c', D + 2 * 86400 + 11 * 3600, { groupId: 56, offers: [{ agent: 103, ring: 7, answered: true }] });
-    await inTx(h.db, (tx) => replaceCall(tx, old, next));
+    await inTx(h.db, (tx) => callHistory(tx).replace(tx, old.accountId, old, next));
     expect((await ask(h.app, hourly)).data['103']!['2026-01-12 11:00']).toMatchObject({ TC: 1, AC: 1, CA: 1, CM: 0 });
     expect((await ask(h.app, daily)).data['56']!['2026-01-12']).toMatchObject({ AC: 1, CA: 1 });
     expect(await ask(h.app, hourly)).toEqual(await ask(uncached.app, hourly));
@@ -77,8 +76,8 @@ forEachDatabase('analysis/hits: answers of past days kept per node', (use) => {
     const late: CallRecord = call(s.accountId, 'd', D + 3600, { offers: [{ agent: 104, ring: 2 }] });
     const retry: CallRecord = call(s.accountId, 'e', D + 86400 + 3600, { retryOf: 'd', offers: [{ agent: 102, ring: 2, answered: true }] });
     await inTx(other.db, async (tx) => {
-      await storeCall(tx, late);
-      await storeCall(tx, retry);
+      await callHistory(tx).record(tx, late.accountId, [late]);
+      await callHistory(tx).record(tx, retry.accountId, [retry]);
     });
     const after = await ask(h.app, hourly);
     expect(after.data['104']).toEqual({ '2026-01-10 01:00': { TC: 1, AC: 0, CA: 0, PM: 0, CM: 1, FR_CAN_FR_PM_N: 1 } });
@@ -103,7 +102,7 @@ forEachDatabase('analysis/hits: answers of past days kept per node', (use) => {
       for (let hour = 0; hour < 48; hour++) records.push(call(t.accountId, `big-${agent}-${hour}`, D + 10 * 86400 + hour * 3600 + agent, { offers: [{ agent, ring: 3, answered: hour % 2 === 0 }] }));
     }
     await inTx(h.db, async (tx) => {
-      for (const r of records) await storeCall(tx, r);
+      for (const r of records) await callHistory(tx).record(tx, r.accountId, [r]);
     });
     const body = { ssid: t.ssid, breakDown: 'agentId', disPlay: 'hour', multi: true, filter: [days('01-20-2026', '01-21-2026')] };
     const ask2 = (app: { inject: Harness['app']['inject'] }) => app.inject({ method: 'POST', url: '/api/v2/analysis/hits', payload: body, headers: { origin: 'https://crm.example' } });
@@ -159,7 +158,7 @@ forEachDatabase('analysis/hits: answers of past days kept per node', (use) => {
     const writers = Array.from({ length: 8 }, (_, i) =>
       // On PostgreSQL through two nodes' pools; SQLite is one writer per file (one connection here).
       inTx(i % 2 === 0 || h.dialect === 'sqlite' ? h.db : other.db, async (tx) => {
-        for (const r of calls(`w${i}`, i % 2 === 0 ? [0, 1, 2, 3] : [3, 2, 1, 0])) await storeCall(tx, r);
+        for (const r of calls(`w${i}`, i % 2 === 0 ? [0, 1, 2, 3] : [3, 2, 1, 0])) await callHistory(tx).record(tx, r.accountId, [r]);
       }),
     );
     await Promise.all(writers);
@@ -179,7 +178,7 @@ forEachDatabase('analysis/hits: answers of past days kept per node', (use) => {
       // A call every 50 minutes over the three local days.
       for (let at = start - 86400; at < end; at += 3000) records.push(call(t.accountId, `z${at}`, at, { offers: [{ agent: 1 + (at % 2), ring: 2, answered: true }] }));
       await inTx(h.db, async (tx) => {
-        for (const r of records) await storeCall(tx, r);
+        for (const r of records) await callHistory(tx).record(tx, r.accountId, [r]);
       });
       const local = (at: number) => {
         const p = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(at * 1000)).map((x) => [x.type, x.value]));

@@ -1,5 +1,7 @@
+import type { Queryable } from '../../src/db/types.js';
+import { RollupSink } from '../../src/modules/analysis/rollup/rollup-sink.js';
+import { CallHistoryService } from '../../src/modules/calls/call-history.service.js';
 import type { CallHit, CallRecord } from '../../src/modules/calls/call-record.js';
-import { replaceCall, storeCall } from '../../src/modules/analysis/call-store.js';
 import type { Harness } from '../helpers/harness.js';
 
 /** 2026-01-10 00:00:00 UTC. */
@@ -44,14 +46,21 @@ export function call(accountId: number, callId: string, at: number, o: Partial<C
   };
 }
 
+/** The call history's writer as ingest builds it (rows, then the analysis roll-ups). */
+export function callHistory(db: Queryable): CallHistoryService {
+  return new CallHistoryService(db, new RollupSink());
+}
+
+/** Stores finished calls one by one (as ingest batches of one call each), in one transaction. */
 export function store(h: Harness, ...records: CallRecord[]): Promise<void> {
   return h.db.transaction(async (tx) => {
-    for (const r of records) await storeCall(tx, r);
+    for (const r of records) await callHistory(tx).record(tx, r.accountId, [r]);
   });
 }
 
+/** A late event's new version of a stored call. */
 export function replace(h: Harness, old: CallRecord, next: CallRecord): Promise<void> {
-  return h.db.transaction((tx) => replaceCall(tx, old, next));
+  return h.db.transaction((tx) => callHistory(tx).replace(tx, old.accountId, old, next));
 }
 
 /** The worked example of docs/metrics.md. */

@@ -1,11 +1,9 @@
 import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
 import type { CallRecord } from '../../src/modules/calls/call-record.js';
-import { insertCallRows } from '../../src/modules/analysis/call-store.js';
-import { applyToRollups } from '../../src/modules/analysis/rollups.js';
 import { createTenant } from '../helpers/factories.js';
 import { forEachDatabase, type Harness } from '../helpers/harness.js';
-import { D, replace, store } from './analysis.fixtures.js';
+import { D, callHistory, replace, store } from './analysis.fixtures.js';
 
 /**
  * Property: whatever the calls, their arrival order, late versions and the
@@ -163,10 +161,7 @@ forEachDatabase('analysis/hits equals a brute-force count (property)', (use) => 
           if (bulk) {
             // Rows of the whole batch first, then the roll-ups (how events/ingest writes a batch).
             const first = order.map((i) => recs[i]!.early ?? recs[i]!.final);
-            await h.db.transaction(async (tx) => {
-              await insertCallRows(tx, s.accountId, first);
-              for (const r of first) await applyToRollups(tx, r, 1);
-            });
+            await h.db.transaction((tx) => callHistory(tx).record(tx, s.accountId, first));
           } else {
             for (const i of order) await store(h, recs[i]!.early ?? recs[i]!.final);
           }

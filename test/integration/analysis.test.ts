@@ -2,10 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createAgent, createRole } from '../helpers/admin.js';
 import { createTenant, type Session } from '../helpers/factories.js';
 import { forEachDatabase, type Harness } from '../helpers/harness.js';
-import { insertCallRows } from '../../src/modules/analysis/call-store.js';
-import { rebuildRollups } from '../../src/modules/analysis/rebuild.js';
-import { applyToRollups } from '../../src/modules/analysis/rollups.js';
-import { BY_AGENT, BY_GROUP, D, call, replace, store, workedExample } from './analysis.fixtures.js';
+import { rebuildRollups } from '../../src/modules/analysis/rollup/rebuild.js';
+import { BY_AGENT, BY_GROUP, D, call, callHistory, replace, store, workedExample } from './analysis.fixtures.js';
 
 function pick(o: Record<string, unknown>, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(keys.map((k) => [k, o[k]]));
@@ -160,10 +158,8 @@ forEachDatabase('analysis/hits: retries, late versions, time zones', (use) => {
   it('rows written for a whole batch before the batch is applied (bulk ingest) count each retry flag once', async () => {
     const s = await createTenant(h);
     const records = workedExample(s.accountId);
-    await h.db.transaction(async (tx) => {
-      await insertCallRows(tx, s.accountId, records);
-      for (const r of [...records].reverse()) await applyToRollups(tx, r, 1);
-    });
+    // One batch, retries ahead of their originals: every row is written before any is rolled up.
+    await h.db.transaction((tx) => callHistory(tx).record(tx, s.accountId, [...records].reverse()));
     expect(await byAgent(s.ssid)).toEqual(Object.fromEntries(Object.entries(BY_AGENT).map(([k, v]) => [k, pick(v, fields.split(','))])));
   });
 

@@ -1,7 +1,7 @@
 import { columnTypes, type Migration } from '../migrate.js';
 
 /**
- * Analysis roll-ups (src/modules/analysis/rollups.ts): additive counters per
+ * Analysis roll-ups (src/modules/analysis/rollup/rollup-batch.ts): additive counters per
  * account × dimension × key × direction × bucket, maintained at ingest.
  * `analysis_hourly` buckets are UTC hours (serve every whole-hour zone);
  * `analysis_daily` buckets are local days (days since 1970-01-01 of the local

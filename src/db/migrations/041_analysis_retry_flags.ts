@@ -1,7 +1,7 @@
 import type { Migration } from '../migrate.js';
 
 /**
- * FR_CAN_FR_PM_N bookings (src/modules/analysis/rollups.ts): for each
+ * FR_CAN_FR_PM_N bookings (src/modules/analysis/rollup/rollup-batch.ts): for each
  * unanswered call whose retry was answered, the roll-up cells its flag was
  * added to (UTC hour, direction, [dim, key] pairs as JSON), so the flag can be
  * taken out exactly when either call changes, whatever order they arrive in.

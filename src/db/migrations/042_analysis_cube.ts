@@ -1,7 +1,7 @@
 import { columnTypes, type Migration } from '../migrate.js';
 
 /**
- * The analysis cube (src/modules/analysis/rollups.ts): additive counters per
+ * The analysis cube (src/modules/analysis/rollup/rollup-batch.ts): additive counters per
  * local day × agent (0 = the call itself) × group (-1 none) × DID ('' none) ×
  * campaign ('' none) × direction. It answers the filter combinations the
  * per-dimension roll-ups cannot (e.g. breakdown by agent filtered by DID).

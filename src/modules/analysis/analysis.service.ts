@@ -1,15 +1,15 @@
-import { createHash } from 'node:crypto';
 import type { Database } from '../../db/types.js';
 import { analysisError } from '../../errors/catalogue.js';
 import type { AccountService } from '../account/account.service.js';
-import { GHOST_MAX, IX, NCOLS, addCallInKey, keysOf, type Dim } from './counters.js';
-import { bucketFragment, cell, hitsDataJson, joinFragments, type Grid } from './hits-json.js';
-import { DayCache } from './day-cache.js';
-import { fragmentsByDay } from './day-answers.js';
-import { daySegments } from './day-segments.js';
-import { parseRequest, type AnalysisQuery, type RawRequest } from './analysis.request.js';
-import { AnalysisRepository, addPacked, type ValueFilter } from './analysis.repository.js';
-import { factsOfRow } from './rollup-store.js';
+import { GHOST_MAX, IX, NCOLS, addCallInKey, keysOf } from './rollup/counters.js';
+import { bucketFragment, cell, hitsDataJson, joinFragments, type Grid } from './wire/hits-json.js';
+import { DayCache } from './day-cache/day-cache.js';
+import { fragmentsByDay } from './day-cache/day-answers.js';
+import { daySegments } from './day-cache/day-segments.js';
+import type { AnalysisQuery, RawRequest } from './query/request.js';
+import { addPacked } from './query/analysis.repository.js';
+import { dayAnswerKey, planHits, type HitsPlan } from './query/plan.js';
+import { factsOfRow } from './rollup/rollup-store.js';
 import { offsetSeconds, wallLabel, wholeHourOffset } from '../../time/zone.js';
 
 type Display = AnalysisQuery['display'];
@@ -19,24 +19,11 @@ export type AnalysisPath = 'daily' | 'hourly' | 'cube' | 'split' | 'raw';
 const HOUR = 3600;
 const DAY = 86400;
 
-function normalise(dim: string, values: Iterable<string>): string[] {
-  const numeric = dim === 'agent' || dim === 'group';
-  return [...values].map((v) => (numeric && /^\s*\d+\s*$/.test(v) ? String(Number(v)) : v));
-}
-
-function filterKey(f: ValueFilter | undefined): string {
-  const set = (values: string[]) => [...new Set(values)].sort();
-  return f ? JSON.stringify([f.include && set(f.include), set(f.exclude)]) : '-';
-}
-
 /** Longer ranges are counted without kept days: cutting them into local days costs more than it saves. */
 const MAX_KEPT_RANGE_DAYS = 400;
 
-function valueFilter(q: AnalysisQuery, dim: Dim | 'direction'): ValueFilter | undefined {
-  const f = q.filters[dim];
-  if (!f) return undefined;
-  return { include: f.include ? normalise(dim, f.include) : null, exclude: normalise(dim, f.exclude) };
-}
+/** UTC bounds [from, to) of a part of the range, with its local wall-clock bounds for the daily roll-up. */
+type Span = { from: number; to: number; wallFrom: number; wallTo: number };
 
 /**
  * analysis/hits. Answers from the roll-ups when the filters touch only the
@@ -61,13 +48,9 @@ export class AnalysisService {
 
   /** The answer's `data` as JSON bytes, in pieces to send one after another (see hitsDataJson), and the path that computed it. */
   async hits(accountId: number, body: RawRequest): Promise<{ dataJson: Buffer[]; path: AnalysisPath }> {
-    const settings = await this.accounts.settings(accountId);
-    const tz = settings.timezone;
-    const q = parseRequest(body, tz);
-    const repo = new AnalysisRepository(this.db, accountId);
-    const bucketed = q.multi && q.display !== 'total';
-    const path = await this.choosePath(q, repo, tz, settings.ghostThresholdSecs, bucketed);
-    const byDay = path === 'daily' || path === 'hourly' ? await this.byDay(accountId, q, repo, tz, settings.ghostThresholdSecs, path) : undefined;
+    const p = planHits(this.db, accountId, await this.accounts.settings(accountId), body);
+    const path = await this.choosePath(p);
+    const byDay = path === 'daily' || path === 'hourly' ? await this.byDay(p, path) : undefined;
     if (byDay !== undefined) {
       if (byDay === null) throw analysisError(1586);
       return { dataJson: byDay, path };
@@ -75,15 +58,15 @@ export class AnalysisService {
     const grid: Grid = new Map();
     if (path === 'split') {
       // Whole UTC hours from the hourly roll-up, the partial hours at both ends from the raw calls.
-      const r = q.range!;
+      const r = p.query.range!;
       const inner = { from: Math.ceil(r.from / HOUR) * HOUR, to: Math.floor(r.to / HOUR) * HOUR, wallFrom: 0, wallTo: 0 };
-      await this.fromRollup(q, repo, tz, settings.ghostThresholdSecs, bucketed, 'hourly', grid, inner);
-      await this.fromRaw(q, repo, tz, settings.ghostThresholdSecs, bucketed, grid, { from: r.from, to: inner.from });
-      if (inner.to < r.to) await this.fromRaw(q, repo, tz, settings.ghostThresholdSecs, bucketed, grid, { from: inner.to, to: r.to });
-    } else if (path === 'raw') await this.fromRaw(q, repo, tz, settings.ghostThresholdSecs, bucketed, grid);
-    else if (path === 'cube') await this.fromCube(q, repo, settings.ghostThresholdSecs, bucketed, grid);
-    else await this.fromRollup(q, repo, tz, settings.ghostThresholdSecs, bucketed, path, grid);
-    const dataJson = hitsDataJson(q, grid);
+      await this.fromRollup(p, 'hourly', grid, inner);
+      await this.fromRaw(p, grid, { from: r.from, to: inner.from });
+      if (inner.to < r.to) await this.fromRaw(p, grid, { from: inner.to, to: r.to });
+    } else if (path === 'raw') await this.fromRaw(p, grid);
+    else if (path === 'cube') await this.fromCube(p, grid);
+    else await this.fromRollup(p, path, grid);
+    const dataJson = hitsDataJson(p.query, grid);
     if (dataJson === null) throw analysisError(1586);
     return { dataJson, path };
   }
@@ -94,11 +77,12 @@ export class AnalysisService {
    * computed; undefined when the query is not of that kind (or the cache is
    * off), null when nothing matches.
    */
-  private async byDay(accountId: number, q: AnalysisQuery, repo: AnalysisRepository, tz: string, ghost: number, path: 'daily' | 'hourly'): Promise<Buffer[] | null | undefined> {
+  private async byDay(p: HitsPlan, path: 'daily' | 'hourly'): Promise<Buffer[] | null | undefined> {
+    const q = p.query;
     const r = q.range;
     if (this.days.maxBytes === 0 || !r || !q.multi || (q.display !== 'date' && q.display !== 'hour')) return undefined;
     if (r.to - r.from > MAX_KEPT_RANGE_DAYS * DAY) return undefined;
-    let segments = daySegments(tz, r.from, r.to);
+    let segments = daySegments(p.tz, r.from, r.to);
     if (!segments || segments.length === 0) return undefined;
     if (path === 'daily') {
       // Daily rows are whole local days by construction: the range's days, each whole.
@@ -108,19 +92,15 @@ export class AnalysisService {
       if (segments.length === 0) return undefined;
     } else if (segments.some((s) => s.from % HOUR !== 0 || s.to % HOUR !== 0)) return undefined;
     if (!segments.some((s) => s.whole)) return undefined;
-    const versions = await repo.versions(segments[0]!.utcDays[0], segments[segments.length - 1]!.utcDays[1]);
-    const fields = q.fields.map((f) => `${f.name}=${f.code}`).join(',');
-    // Hashed: a breakdown filter may list thousands of keys, and the key is repeated per kept day.
-    const key = createHash('sha256')
-      .update([accountId, path, q.breakDown, q.display, tz, ghost, fields, filterKey(valueFilter(q, q.breakDown)), filterKey(valueFilter(q, 'direction'))].join('|'))
-      .digest('base64');
+    const versions = await p.repo.versions(segments[0]!.utcDays[0], segments[segments.length - 1]!.utcDays[1]);
     const fragments = await fragmentsByDay(this.days, {
-      key,
+      key: dayAnswerKey(p, path),
       segments,
       versions,
       compute: async (from, to, firstDay, lastDay) => {
         const grid: Grid = new Map();
-        await this.fromRollup(q, repo, tz, ghost, true, path, grid, { from, to, wallFrom: firstDay * DAY, wallTo: (lastDay + 1) * DAY });
+        // Bucketed (p.bucketed): kept days serve multi answers by date or hour only.
+        await this.fromRollup(p, path, grid, { from, to, wallFrom: firstDay * DAY, wallTo: (lastDay + 1) * DAY });
         return grid;
       },
       write: (grid) => bucketFragment(q, grid),
@@ -128,14 +108,15 @@ export class AnalysisService {
     return joinFragments(fragments);
   }
 
-  private async choosePath(q: AnalysisQuery, repo: AnalysisRepository, tz: string, ghost: number, bucketed: boolean): Promise<AnalysisPath> {
-    if (ghost > GHOST_MAX) return 'raw';
+  private async choosePath(p: HitsPlan): Promise<AnalysisPath> {
+    const { query: q, tz, bucketed } = p;
+    if (p.ghost > GHOST_MAX) return 'raw';
     const otherFilters = Object.keys(q.filters).some((d) => d !== q.breakDown && d !== 'direction');
     const directionFilter = q.filters.direction !== undefined;
     const r = q.range;
     const hourBuckets = bucketed && q.display === 'hour';
     const dayAligned = !r || (r.wallFrom % DAY === 0 && r.wallTo % DAY === 0);
-    const dailyUsable = !hourBuckets && dayAligned && (await repo.rollupZone()) === tz;
+    const dailyUsable = !hourBuckets && dayAligned && (await p.repo.rollupZone()) === tz;
     // The daily per-dimension rows have no direction: a direction filter goes to the cube.
     if (dailyUsable && !otherFilters && !directionFilter) return 'daily';
     if (dailyUsable && this.cubeCells(q) !== null) return 'cube';
@@ -163,15 +144,14 @@ export class AnalysisService {
     return a.include && a.include.size === 1 && a.exclude.size === 0 ? 'agents' : null;
   }
 
-  private async fromCube(q: AnalysisQuery, repo: AnalysisRepository, ghost: number, bucketed: boolean, grid: Grid) {
-    const filters: Partial<Record<Dim | 'direction', ValueFilter>> = {};
-    for (const d of Object.keys(q.filters) as (Dim | 'direction')[]) filters[d] = valueFilter(q, d);
+  private async fromCube(p: HitsPlan, grid: Grid) {
+    const q = p.query;
     const r = q.range;
-    const rows = await repo.cubeSums(
-      { from: r ? Math.floor(r.wallFrom / DAY) : null, to: r ? r.wallTo / DAY - 1 : null, cells: this.cubeCells(q)!, dim: q.breakDown, filters, byBucket: bucketed },
-      `gh${ghost}`,
+    const rows = await p.repo.cubeSums(
+      { from: r ? Math.floor(r.wallFrom / DAY) : null, to: r ? r.wallTo / DAY - 1 : null, cells: this.cubeCells(q)!, dim: q.breakDown, filters: p.filters, byBucket: p.bucketed },
+      `gh${p.ghost}`,
     );
-    this.addRows(rows, grid, bucketed ? (b) => wallLabel(b * DAY, q.display as Exclude<Display, 'total'>) : null);
+    this.addRows(rows, grid, p.bucketed ? (b) => wallLabel(b * DAY, q.display as Exclude<Display, 'total'>) : null);
   }
 
   /** Adds roll-up rows (arrays: key, bucket when `label` is given, the packed counters, ring_sum, hold_sum). */
@@ -192,30 +172,30 @@ export class AnalysisService {
     }
   }
 
-  /** Roll-up rows of q.range, or of `span` (UTC bounds for the hourly table, local-day wall bounds for the daily one). */
-  private async fromRollup(q: AnalysisQuery, repo: AnalysisRepository, tz: string, ghost: number, bucketed: boolean, path: AnalysisPath, grid: Grid, span?: { from: number; to: number; wallFrom: number; wallTo: number }) {
+  /** Roll-up rows of the query's range, or of `span` (UTC bounds for the hourly table, local-day wall bounds for the daily one). */
+  private async fromRollup(p: HitsPlan, table: 'daily' | 'hourly', grid: Grid, span?: Span) {
+    const { query: q, tz } = p;
     const r = span ?? q.range;
-    const daily = path === 'daily';
-    const rows = await repo.rollupSums(
+    const daily = table === 'daily';
+    const rows = await p.repo.rollupSums(
       {
         table: daily ? 'analysis_daily' : 'analysis_hourly',
         dim: q.breakDown,
         from: r ? (daily ? Math.floor(r.wallFrom / DAY) : r.from / HOUR) : null,
         to: r ? (daily ? r.wallTo / DAY - 1 : r.to / HOUR - 1) : null,
-        keys: valueFilter(q, q.breakDown) ?? { include: null, exclude: [] },
-        directions: valueFilter(q, 'direction') ?? { include: null, exclude: [] },
-        byBucket: bucketed,
+        keys: p.filters[q.breakDown] ?? { include: null, exclude: [] },
+        directions: p.filters.direction ?? { include: null, exclude: [] },
+        byBucket: p.bucketed,
       },
-      `gh${ghost}`,
+      `gh${p.ghost}`,
     );
-    this.addRows(rows, grid, bucketed ? (b) => wallLabel(daily ? b * DAY : b * HOUR + offsetSeconds(tz, b * HOUR), q.display as Exclude<Display, 'total'>) : null);
+    this.addRows(rows, grid, p.bucketed ? (b) => wallLabel(daily ? b * DAY : b * HOUR + offsetSeconds(tz, b * HOUR), q.display as Exclude<Display, 'total'>) : null);
   }
 
-  private async fromRaw(q: AnalysisQuery, repo: AnalysisRepository, tz: string, ghost: number, bucketed: boolean, grid: Grid, span?: { from: number; to: number }) {
-    const filters: Partial<Record<Dim | 'direction', ValueFilter>> = {};
-    for (const d of Object.keys(q.filters) as (Dim | 'direction')[]) filters[d] = valueFilter(q, d);
+  private async fromRaw(p: HitsPlan, grid: Grid, span?: { from: number; to: number }) {
+    const { query: q, tz, ghost } = p;
     const range = span ?? q.range;
-    const { calls, hits, retried } = await repo.rawCalls({ from: range?.from ?? null, to: range?.to ?? null, filters });
+    const { calls, hits, retried } = await p.repo.rawCalls({ from: range?.from ?? null, to: range?.to ?? null, filters: p.filters });
     const byCall = new Map<string, typeof hits>();
     for (const h of hits) {
       const list = byCall.get(h.call_id);
@@ -226,7 +206,7 @@ export class AnalysisService {
       const callHits = byCall.get(row.call_id);
       if (!callHits) continue;
       const c = factsOfRow(row, callHits);
-      const label = bucketed ? wallLabel(c.queuedAt + offsetSeconds(tz, c.queuedAt), q.display as Exclude<Display, 'total'>) : '';
+      const label = p.bucketed ? wallLabel(c.queuedAt + offsetSeconds(tz, c.queuedAt), q.display as Exclude<Display, 'total'>) : '';
       for (const [key, keyHits] of keysOf(c, q.breakDown)) {
         const v = cell(grid, key, label);
         addCallInKey(v, c, keyHits, 1);

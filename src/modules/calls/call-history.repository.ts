@@ -1,6 +1,6 @@
 import type { TenantQueries } from '../../db/tenant.js';
 import { bulkWrite, type BulkColumn } from '../../db/bulk.js';
-import type { CallOutcome, CallRecord } from './call-record.js';
+import type { CallOutcome, CallRecord, RecentCallRow } from './call-record.js';
 
 const CALL_COLUMNS: BulkColumn[] = [
   { name: 'call_id', pg: 'text' },
@@ -27,23 +27,6 @@ const HIT_COLUMNS: BulkColumn[] = [
   { name: 'ring_secs', pg: 'double precision' },
   { name: 'answered', pg: 'integer' },
 ];
-
-/** A finished call of the trailing queue window (queue/count, queue/list). */
-export interface RecentCallRow {
-  call_id: string;
-  queued_at: number;
-  ended_at: number;
-  group_id: number | null;
-  did: string | null;
-  campaign_id: string | null;
-  direction: string;
-  answered_by: number | null;
-  answered_at: number | null;
-  wait_secs: number;
-  outcome: string;
-  /** The last agent it was offered to. */
-  last_agent: number | null;
-}
 
 /** The `calls` / `call_hits` tables (contract: call-record.ts, migration 002). */
 export class CallHistoryRepository {

@@ -1,35 +1,34 @@
 import { tenant } from '../../db/tenant.js';
 import type { Queryable } from '../../db/types.js';
-import { batchStore } from '../analysis/rollup-store.js';
-import { RollupBatch, applyToRollups } from '../analysis/rollups.js';
 import { CallHistoryRepository } from './call-history.repository.js';
+import type { CallRecordSink } from './call-record-sink.js';
 import type { CallRecord } from './call-record.js';
 
 /**
- * Writes finished calls (one `calls` row + its `call_hits`) and keeps the
- * analysis roll-ups in step, inside the caller's transaction.
+ * The one writer of the call history (`calls` + `call_hits`): ingest, late
+ * events, the bulk load and the tests all write through it. Every change is
+ * passed on to the sink (the analysis roll-ups) in the caller's transaction.
  */
 export class CallHistoryService {
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly sink: CallRecordSink,
+  ) {}
 
-  /** New finished calls: rows, then roll-ups (+1). */
+  /** New finished calls of one account: their rows, then the sink (+1), in one go for the whole batch. */
   async record(tx: Queryable, accountId: number, records: CallRecord[]): Promise<void> {
     if (records.length === 0) return;
     await new CallHistoryRepository(tenant(tx, accountId)).insert(records);
-    // One roll-up batch for the whole ingest batch: the same sums as applyToRollups per record, one write per cell.
-    const batch = new RollupBatch();
-    const store = await batchStore(tx, accountId, records);
-    for (const r of records) await batch.add(r, 1, store);
-    await batch.flush(tx, accountId);
+    await this.sink.apply(tx, accountId, records, 1);
   }
 
-  /** A finished call changed by a late event: the old version leaves the roll-ups, the new one replaces its rows. */
+  /** A finished call changed by a late event: the old version leaves the sink, the new one replaces its rows and enters it. */
   async replace(tx: Queryable, accountId: number, old: CallRecord, next: CallRecord): Promise<void> {
-    await applyToRollups(tx, old, -1);
+    await this.sink.apply(tx, accountId, [old], -1);
     const t = tenant(tx, accountId);
     await t.run('DELETE FROM call_hits WHERE account_id = $1 AND call_id = $2', [old.callId]);
     await new CallHistoryRepository(t).insert([next]);
-    await applyToRollups(tx, next, 1);
+    await this.sink.apply(tx, accountId, [next], 1);
   }
 
   /** Stored finished calls (to correct them with a late event), inside the caller's transaction. */

@@ -39,3 +39,20 @@ export interface CallRecord {
   outcome: CallOutcome;
   hits: CallHit[];
 }
+
+/** A finished call of the trailing queue window (queue/count, queue/list). */
+export interface RecentCallRow {
+  call_id: string;
+  queued_at: number;
+  ended_at: number;
+  group_id: number | null;
+  did: string | null;
+  campaign_id: string | null;
+  direction: string;
+  answered_by: number | null;
+  answered_at: number | null;
+  wait_secs: number;
+  outcome: string;
+  /** The last agent it was offered to. */
+  last_agent: number | null;
+}

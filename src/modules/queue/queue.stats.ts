@@ -1,4 +1,4 @@
-import type { RecentCallRow } from '../calls/call-history.repository.js';
+import type { RecentCallRow } from '../calls/call-record.js';
 import { isAvailable, type AgentLive, type CallLive } from '../events/live.types.js';
 import { round2 } from '../live/live.format.js';
 

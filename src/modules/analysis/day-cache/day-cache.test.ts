@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DayCache } from './day-cache.js';
-import type { BucketFragment } from './hits-json.js';
+import type { BucketFragment } from '../wire/hits-json.js';
 
 function fragment(bytes: number, key = '1'): BucketFragment {
   return { bytes: Buffer.alloc(bytes, 0x20), keys: new Map([[key, [0, bytes]]]) };

@@ -1,6 +1,6 @@
-import { counterSlot, counterValue, IX, NCOLS } from './counters.js';
+import { counterSlot, counterValue, IX, NCOLS } from '../rollup/counters.js';
 import { JsonBytes } from './json-bytes.js';
-import type { AnalysisQuery } from './analysis.request.js';
+import type { AnalysisQuery } from '../query/request.js';
 
 /** Counter vectors per breakdown key and bucket label ('' when not bucketed); slot NCOLS holds the ghost count. */
 export type Grid = Map<string, Map<string, number[]>>;

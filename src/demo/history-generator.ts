@@ -1,4 +1,4 @@
-import type { CallHit, CallRecord } from '../calls/call-record.js';
+import type { CallHit, CallRecord } from '../modules/calls/call-record.js';
 
 /**
  * Realistic synthetic call history for `callcenter seed --calls` and the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PACKED_SLOTS, addPacked } from './analysis.repository.js';
-import { NCOLS } from './counters.js';
+import { NCOLS } from '../rollup/counters.js';
 
 describe('addPacked', () => {
   it('adds every packed integer (multi-digit, zero, negative) into its slot, the last into the ghost slot', () => {

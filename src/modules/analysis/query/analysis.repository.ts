@@ -1,8 +1,8 @@
-import { dialectOf } from '../../db/dialect.js';
-import type { Dialect, Param, Queryable } from '../../db/types.js';
-import { tenant, type TenantQueries } from '../../db/tenant.js';
-import { COLS, DERIVED, IX, NCOLS, type Dim } from './counters.js';
-import { CALL_COLUMNS } from './rollup-store.js';
+import { dialectOf } from '../../../db/dialect.js';
+import type { Dialect, Param, Queryable } from '../../../db/types.js';
+import { tenant, type TenantQueries } from '../../../db/tenant.js';
+import { COLS, DERIVED, IX, NCOLS, type Dim } from '../rollup/counters.js';
+import { CALL_COLUMNS } from '../rollup/rollup-store.js';
 
 /** Kept and excluded values of one filter dimension (already normalised). */
 export interface ValueFilter {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AnalysisQuery } from './analysis.request.js';
-import { IX, NCOLS } from './counters.js';
+import type { AnalysisQuery } from '../query/request.js';
+import { IX, NCOLS } from '../rollup/counters.js';
 import { bucketFragment, cell, hitsDataJson, joinFragments, type Grid } from './hits-json.js';
 
 function query(over: Partial<AnalysisQuery>): AnalysisQuery {

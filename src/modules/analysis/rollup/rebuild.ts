@@ -1,7 +1,7 @@
-import type { Database } from '../../db/types.js';
-import { tenant } from '../../db/tenant.js';
+import type { Database } from '../../../db/types.js';
+import { tenant } from '../../../db/tenant.js';
 import { CALL_COLUMNS, factsOfRow, tableStore, type CallRow } from './rollup-store.js';
-import { RollupBatch } from './rollups.js';
+import { RollupBatch } from './rollup-batch.js';
 import { lockRollupWriters, newVersion } from './rollup-writer.js';
 
 /**

@@ -1,17 +1,18 @@
-import { dialectOf } from '../../db/dialect.js';
-import type { Database, Param, Queryable } from '../../db/types.js';
-import { tenant } from '../../db/tenant.js';
-import type { CallRecord } from '../calls/call-record.js';
-import { insertCallRows } from './call-store.js';
+import { dialectOf } from '../../../db/dialect.js';
+import type { Database, Param, Queryable } from '../../../db/types.js';
+import { tenant } from '../../../db/tenant.js';
+import { CallHistoryService } from '../../calls/call-history.service.js';
+import type { CallRecordSink } from '../../calls/call-record-sink.js';
+import type { CallRecord } from '../../calls/call-record.js';
 import type { CallFacts } from './counters.js';
-import { RollupBatch, type FlagBooking, type RollupStore } from './rollups.js';
+import { RollupBatch, type FlagBooking, type RollupStore } from './rollup-batch.js';
 
 /**
  * The roll-up store of a bulk load whose records only refer to each other
  * (a fresh seed run: new call ids, retries right after their original):
  * the calls it depends on are kept in memory for a sliding window instead of
  * being read back, and flag bookings are written once per batch. The
- * counting itself is RollupBatch.add, the code applyToRollups runs.
+ * counting itself is RollupBatch.add, the code every roll-up runs.
  */
 class WindowStore implements RollupStore {
   private readonly recent = new Map<string, CallFacts>();
@@ -71,6 +72,27 @@ class WindowStore implements RollupStore {
   }
 }
 
+/**
+ * The roll-ups as the call history's sink during a bulk load whose records
+ * only refer to each other (see WindowStore): the same RollupBatch as
+ * ingest, with the calls it depends on kept in memory and flag bookings
+ * written once per batch. Adds only; one instance per load.
+ */
+export class BulkRollupSink implements CallRecordSink {
+  private readonly store = new WindowStore();
+
+  async apply(tx: Queryable, accountId: number, records: readonly CallRecord[], sign: 1 | -1): Promise<void> {
+    if (sign !== 1) throw new Error('a bulk load only adds calls');
+    const rollup = new RollupBatch();
+    for (const r of records) {
+      await rollup.add(r, 1, this.store);
+      this.store.remember(r);
+    }
+    await rollup.flush(tx, accountId);
+    await this.store.writeFlags(tx, accountId);
+  }
+}
+
 export interface LoadProgress {
   done: number;
   hits: number;
@@ -90,7 +112,7 @@ export async function bulkLoadCalls(
   const batchSize = opts.batchSize ?? 5000;
   // A bulk load touches far more index pages than the default 2 MB page cache holds.
   await dialectOf(db).prepareBulkLoad(db);
-  const store = new WindowStore();
+  const history = new CallHistoryService(db, new BulkRollupSink());
   const started = Date.now();
   const progress: LoadProgress = { done: 0, hits: 0, elapsedMs: 0 };
   let batch: CallRecord[] = [];
@@ -98,16 +120,7 @@ export async function bulkLoadCalls(
     if (batch.length === 0) return;
     const records = batch;
     batch = [];
-    await db.transaction(async (tx) => {
-      await insertCallRows(tx, accountId, records);
-      const rollup = new RollupBatch();
-      for (const r of records) {
-        await rollup.add(r, 1, store);
-        store.remember(r);
-      }
-      await rollup.flush(tx, accountId);
-      await store.writeFlags(tx, accountId);
-    });
+    await db.transaction((tx) => history.record(tx, accountId, records));
     progress.done += records.length;
     progress.hits += records.reduce((n, r) => n + r.hits.length, 0);
     progress.elapsedMs = Date.now() - started;

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
-import { dialectOf } from '../../db/dialect.js';
-import type { Param, Queryable } from '../../db/types.js';
-import { tenant } from '../../db/tenant.js';
+import { dialectOf } from '../../../db/dialect.js';
+import type { Param, Queryable } from '../../../db/types.js';
+import { tenant } from '../../../db/tenant.js';
 import { COLS, IX, NCOLS, type Dim } from './counters.js';
 
 /** One roll-up change: `bucket` is a UTC hour (hourly) or a local day (daily, cube). */

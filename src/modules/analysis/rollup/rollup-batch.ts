@@ -1,16 +1,15 @@
-import type { Queryable } from '../../db/types.js';
-import type { CallRecord } from '../calls/call-record.js';
+import type { Queryable } from '../../../db/types.js';
 import { DIMS, IX, NCOLS, addCallInKey, isAnswered, keysOf, type CallFacts, type Dim } from './counters.js';
-import { tableStore } from './rollup-store.js';
 import { bumpVersions, cubeKey, lockRollupWriters, rollupZone, writeDeltas, type Delta } from './rollup-writer.js';
-import { localDayNumber } from '../../time/zone.js';
+import { localDayNumber } from '../../../time/zone.js';
 
 /**
  * Incremental roll-ups for analysis/hits (PRODUCT §7–§8).
  *
- * `applyToRollups(tx, record, sign)` adds (+1) or removes (-1) one version of
- * a finished call; the caller writes the `calls` / `call_hits` rows in the
- * same transaction (before or after, one record or a batch: the result is the
+ * `RollupBatch.add(call, sign, store)` adds (+1) or removes (-1) one version
+ * of a finished call; the call history writes the `calls` / `call_hits` rows
+ * in the same transaction (calls/call-history.service.ts, through
+ * rollup-sink.ts; before or after, one record or a batch: the result is the
  * same once the table holds the final versions).
  *
  * FR_CAN_FR_PM_N ("unanswered call whose retry was answered") depends on two
@@ -151,14 +150,4 @@ export function bookingOf(c: CallFacts): FlagBooking {
 function sameBooking(a: FlagBooking | null, b: FlagBooking | null): boolean {
   if (!a || !b) return a === b;
   return a.slot === b.slot && a.direction === b.direction && JSON.stringify(a.cells) === JSON.stringify(b.cells);
-}
-
-/**
- * Adds (sign 1) or removes (sign -1) one version of a finished call in the
- * analysis roll-ups, inside the caller's transaction (see the file comment).
- */
-export async function applyToRollups(tx: Queryable, record: CallRecord, sign: 1 | -1): Promise<void> {
-  const batch = new RollupBatch();
-  await batch.add(record, sign, tableStore(tx, record.accountId));
-  await batch.flush(tx, record.accountId);
 }

@@ -1,8 +1,8 @@
-import type { Queryable } from '../../db/types.js';
-import { inList } from '../../db/in-list.js';
-import { tenant } from '../../db/tenant.js';
+import type { Queryable } from '../../../db/types.js';
+import { inList } from '../../../db/in-list.js';
+import { tenant } from '../../../db/tenant.js';
 import type { CallFacts } from './counters.js';
-import type { FlagBooking, RollupStore } from './rollups.js';
+import type { FlagBooking, RollupStore } from './rollup-batch.js';
 
 export interface CallRow {
   call_id: string;
@@ -78,13 +78,14 @@ export function tableStore(tx: Queryable, accountId: number): RollupStore {
 
 
 /**
- * tableStore for a batch of new calls, with the flag bookings of the calls
- * and of the originals they retry, and the answered retries of those calls,
- * read up front in one statement each instead of one or two per call (on
- * PostgreSQL a round trip each, most of an ingest batch's roll-up time). The
- * calls are already stored, and nothing but the roll-up changes flags during
- * the batch, so the answers are those the per-call statements would give;
- * bookings written meanwhile are kept in step.
+ * tableStore for a batch of calls (new ones, or old versions about to
+ * leave), with the flag bookings of the calls and of the originals they
+ * retry, and the answered retries of those calls, read up front in one
+ * statement each instead of one or two per call (on PostgreSQL a round trip
+ * each, most of an ingest batch's roll-up time). The calls' rows are in the
+ * table and stay as they are during the batch, and nothing but the roll-up
+ * changes flags meanwhile, so the answers are those the per-call statements
+ * would give; bookings written meanwhile are kept in step.
  */
 export async function batchStore(tx: Queryable, accountId: number, calls: readonly CallFacts[]): Promise<RollupStore> {
   const base = tableStore(tx, accountId);

@@ -1,4 +1,4 @@
-import type { BucketFragment } from './hits-json.js';
+import type { BucketFragment } from '../wire/hits-json.js';
 
 /**
  * Answers of whole days, kept in memory per node: a month of hours by agent

@@ -1,6 +1,6 @@
 import type { DayCache } from './day-cache.js';
 import { dayOfLabel, type DaySegment } from './day-segments.js';
-import type { BucketFragment, Grid } from './hits-json.js';
+import type { BucketFragment, Grid } from '../wire/hits-json.js';
 
 /** What a bucketed answer over local days needs to be put together from kept days. */
 export interface DayAnswerPlan {

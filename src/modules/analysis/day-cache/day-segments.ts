@@ -1,4 +1,4 @@
-import { localDayNumber } from '../../time/zone.js';
+import { localDayNumber } from '../../../time/zone.js';
 
 const SLOT = 900;
 const DAY = 86400;

@@ -1,6 +1,6 @@
-import { fail } from '../../errors/catalogue.js';
-import { CODES, type Code, type Dim } from './counters.js';
-import { offsetSeconds, wallToUtc } from '../../time/zone.js';
+import { fail } from '../../../errors/catalogue.js';
+import { CODES, type Code, type Dim } from '../rollup/counters.js';
+import { offsetSeconds, wallToUtc } from '../../../time/zone.js';
 
 /** An analysis/hits request after parsing: what to count, over which calls, shaped how. */
 export interface AnalysisQuery {

@@ -1,4 +1,4 @@
-import type { CallHit } from '../calls/call-record.js';
+import type { CallHit } from '../../calls/call-record.js';
 
 /**
  * The additive form of the PRODUCT §7 counters. Every counter of one call in

@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import type { Queryable } from '../../../db/types.js';
+import type { Dim } from '../rollup/counters.js';
+import { AnalysisRepository, type ValueFilter } from './analysis.repository.js';
+import { parseRequest, type AnalysisQuery, type RawRequest } from './request.js';
+
+export type FilterDim = Dim | 'direction';
+
+/**
+ * One analysis/hits request, worked out once: the account settings it is
+ * answered under, the parsed request, its filters as the reads take them and
+ * the account's reads. Every way of answering it (analysis.service.ts) takes
+ * the plan.
+ */
+export interface HitsPlan {
+  accountId: number;
+  /** The account's time zone: bucket labels, local days, whether the daily roll-up is keyed in it. */
+  tz: string;
+  /** The account's ghost threshold in seconds (GH_UC: answered calls that talked at most this long). */
+  ghost: number;
+  /** What was asked: breakdown, display, multi, fields, range, filters. */
+  query: AnalysisQuery;
+  /** Answered per bucket: multi, with a display other than total. */
+  bucketed: boolean;
+  /** The query's filters, normalised for the reads (ids without leading zeros), for each dimension filtered. */
+  filters: Partial<Record<FilterDim, ValueFilter>>;
+  repo: AnalysisRepository;
+}
+
+function normalise(dim: FilterDim, values: Iterable<string>): string[] {
+  const numeric = dim === 'agent' || dim === 'group';
+  return [...values].map((v) => (numeric && /^\s*\d+\s*$/.test(v) ? String(Number(v)) : v));
+}
+
+/** Parses the request (1001 for every malformed part) under the account's settings. */
+export function planHits(db: Queryable, accountId: number, settings: { timezone: string; ghostThresholdSecs: number }, body: RawRequest): HitsPlan {
+  const tz = settings.timezone;
+  const query = parseRequest(body, tz);
+  const filters: HitsPlan['filters'] = {};
+  for (const [dim, f] of Object.entries(query.filters) as [FilterDim, NonNullable<AnalysisQuery['filters'][FilterDim]>][]) {
+    filters[dim] = { include: f.include ? normalise(dim, f.include) : null, exclude: normalise(dim, f.exclude) };
+  }
+  return {
+    accountId,
+    tz,
+    ghost: settings.ghostThresholdSecs,
+    query,
+    bucketed: query.multi && query.display !== 'total',
+    filters,
+    repo: new AnalysisRepository(db, accountId),
+  };
+}
+
+function filterKey(f: ValueFilter | undefined): string {
+  const set = (values: string[]) => [...new Set(values)].sort();
+  return f ? JSON.stringify([f.include && set(f.include), set(f.exclude)]) : '-';
+}
+
+/**
+ * What a kept day's answer depends on besides the day and its data: the
+ * account, the roll-up read, breakdown, display, zone, ghost threshold,
+ * fields and the filters the roll-up applies. Hashed: a breakdown filter may
+ * list thousands of keys, and the key is repeated per kept day.
+ */
+export function dayAnswerKey(p: HitsPlan, path: 'daily' | 'hourly'): string {
+  const q = p.query;
+  const fields = q.fields.map((f) => `${f.name}=${f.code}`).join(',');
+  return createHash('sha256')
+    .update([p.accountId, path, q.breakDown, q.display, p.tz, p.ghost, fields, filterKey(p.filters[q.breakDown]), filterKey(p.filters.direction)].join('|'))
+    .digest('base64');
+}
