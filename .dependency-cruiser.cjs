@@ -78,6 +78,13 @@ module.exports = {
       to: { path: '^src/modules/[^/]+/.*\\.(repository|routes)\\.ts$', pathNot: '^src/modules/$1/' },
     },
     {
+      name: 'module:no-root',
+      comment: 'src/modules/README.md: a module never imports the composition root or the operation list (they import the modules)',
+      severity: 'error',
+      from: { path: '^src/modules/[^/]+/', pathNot: NOT_TESTS },
+      to: { path: '^src/modules/[^/]+\\.ts$' },
+    },
+    {
       name: 'no-circular',
       comment: 'No import cycle between files either.',
       severity: 'error',

@@ -1,10 +1,9 @@
 import { fail } from '../../errors/catalogue.js';
 import { defineOperation } from '../../http/operation.js';
 import { CreateAccountBody, CreateAccountResponse, GetSettingsBody, SettingsResponse, UpdateSettingsBody } from './account.schemas.js';
-import type { Services } from '../services.js';
+import type { AccountService } from './account.service.js';
 
-export function accountOperations(s: Services) {
-  const { accounts } = s;
+export function accountOperations({ accounts }: { accounts: AccountService }) {
   return [
     defineOperation({
       module: 'account',

@@ -1,10 +1,9 @@
 import { preserializedData } from '../../http/envelope.js';
 import { defineOperation } from '../../http/operation.js';
 import { HitsBody, HitsResponse } from './analysis.schemas.js';
-import type { Services } from '../services.js';
+import type { AnalysisService } from './analysis.service.js';
 
-export function analysisOperations(s: Services) {
-  const { analysis } = s;
+export function analysisOperations({ analysis }: { analysis: AnalysisService }) {
   return [
     defineOperation({
       module: 'analysis',

@@ -2,12 +2,11 @@ import { Type } from '@sinclair/typebox';
 import { SuccessSchema } from '../../http/envelope.js';
 import { fail } from '../../errors/catalogue.js';
 import { defineOperation } from '../../http/operation.js';
-import type { Services } from '../services.js';
+import type { AuthService } from '../../auth/auth.service.js';
 
 const Message = { message: Type.String() };
 
-export function authOperations(s: Services) {
-  const { auth } = s;
+export function authOperations({ auth }: { auth: AuthService }) {
   return [
     defineOperation({
       module: 'auth',

@@ -1,9 +1,8 @@
 import { defineOperation } from '../../http/operation.js';
 import { CreateDidBody, DeleteDidBody, DidResponse, ListDidsBody, ListDidsResponse } from './did.schemas.js';
-import type { Services } from '../services.js';
+import type { DidService } from './did.service.js';
 
-export function didOperations(s: Services) {
-  const { dids } = s;
+export function didOperations({ dids }: { dids: DidService }) {
   return [
     defineOperation({
       module: 'did',

@@ -15,7 +15,7 @@ import {
 } from './directory.schemas.js';
 import { listOperations } from './lists.routes.js';
 import { stickyOperations } from './sticky.routes.js';
-import type { Services } from '../services.js';
+import type { ContactService } from './contact.service.js';
 
 const CONTACT_ERRORS = [1000, 1005, 1014, 1015, 1047];
 
@@ -27,8 +27,8 @@ function searchPrefix(value: string | number): string {
 }
 
 /** Directory/* operations: contacts here; sticky agents, DNC and blacklist in their own files. */
-export function directoryOperations(s: Services) {
-  const { contacts } = s;
+export function directoryOperations(services: { contacts: ContactService } & Parameters<typeof listOperations>[0] & Parameters<typeof stickyOperations>[0]) {
+  const { contacts } = services;
   return [
     defineOperation({
       module: 'Directory',
@@ -103,7 +103,7 @@ export function directoryOperations(s: Services) {
         return { data: await contacts.search(principal.accountId, prefix, names, body.limit ?? SEARCH_DEFAULT_LIMIT) };
       },
     }),
-    ...stickyOperations(s),
-    ...listOperations(s),
+    ...stickyOperations(services),
+    ...listOperations(services),
   ];
 }

@@ -1,11 +1,11 @@
 import { normaliseContact } from '../../http/contact.js';
 import { defineOperation } from '../../http/operation.js';
 import { BlacklistBody, BlacklistResponse, GetDncBody, GetDncResponse, MessageResponse, SetDncBody } from './directory.schemas.js';
-import type { Services } from '../services.js';
+import type { DncService } from './dnc.service.js';
+import type { BlacklistService } from './blacklist.service.js';
 
 /** Directory/getDnc, setDnc (also at /api/v2/getDnc, /api/v2/setDnc) and Directory/Blacklist. */
-export function listOperations(s: Services) {
-  const { dnc, blacklist } = s;
+export function listOperations({ dnc, blacklist }: { dnc: DncService; blacklist: BlacklistService }) {
   return [
     defineOperation({
       module: 'Directory',

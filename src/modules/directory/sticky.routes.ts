@@ -1,13 +1,12 @@
 import { normaliseContact } from '../../http/contact.js';
 import { defineOperation } from '../../http/operation.js';
 import { GetStickyBody, GetStickyResponse, MessageResponse, RemoveStickyBody, RemoveStickyResponse, SetStickyBody } from './directory.schemas.js';
-import type { Services } from '../services.js';
+import type { StickyService } from './sticky.service.js';
 
 const id = (v: string | number | undefined) => (v === undefined ? undefined : Number(v));
 
 /** Directory/setSticky, getSticky, removeSticky. */
-export function stickyOperations(s: Services) {
-  const { sticky } = s;
+export function stickyOperations({ sticky }: { sticky: StickyService }) {
   return [
     defineOperation({
       module: 'Directory',

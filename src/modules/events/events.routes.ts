@@ -1,9 +1,8 @@
 import { defineOperation } from '../../http/operation.js';
 import { IngestBody, IngestResponse } from './events.schemas.js';
-import type { Services } from '../services.js';
+import type { EventsService } from './events.service.js';
 
-export function eventsOperations(s: Services) {
-  const { events } = s;
+export function eventsOperations({ events }: { events: EventsService }) {
   return [
     defineOperation({
       module: 'events',

@@ -9,10 +9,9 @@ import {
   MessageResponse,
   UpdateGroupBody,
 } from './group.schemas.js';
-import type { Services } from '../services.js';
+import type { GroupService } from './group.service.js';
 
-export function groupOperations(s: Services) {
-  const { groups } = s;
+export function groupOperations({ groups }: { groups: GroupService }) {
   return [
     defineOperation({
       module: 'group',

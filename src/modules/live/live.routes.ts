@@ -1,9 +1,8 @@
 import { defineOperation } from '../../http/operation.js';
 import { LiveBody, LiveResponse } from './live.schemas.js';
-import type { Services } from '../services.js';
+import type { LiveService } from './live.service.js';
 
-export function liveOperations(s: Services) {
-  const { live } = s;
+export function liveOperations({ live }: { live: LiveService }) {
   return [
     defineOperation({
       module: 'Agent',

@@ -2,10 +2,9 @@ import { fail } from '../../errors/catalogue.js';
 import { defineOperation } from '../../http/operation.js';
 import { toId } from '../../http/ids.js';
 import { CountBody, CountResponse, ListBody, ListResponse, TakeoverBody, TakeoverResponse } from './queue.schemas.js';
-import type { Services } from '../services.js';
+import type { QueueService } from './queue.service.js';
 
-export function queueOperations(s: Services) {
-  const { queue } = s;
+export function queueOperations({ queue }: { queue: QueueService }) {
   return [
     defineOperation({
       module: 'queue',

@@ -4,7 +4,7 @@ import { defineOperation } from '../../http/operation.js';
 import { toId } from '../../http/ids.js';
 import { MAX_ROLE_PAGE } from './role.service.js';
 import { CreateRoleBody, DeleteRoleBody, ListRolesBody, ListRolesResponse, MessageResponse, RoleIdResponse, UpdateRoleBody } from './role.schemas.js';
-import type { Services } from '../services.js';
+import type { RoleService } from './role.service.js';
 
 function pageNumber(value: number | string | undefined, def: number, max: number, field: string): number {
   const n = value === undefined ? def : Number(value);
@@ -12,8 +12,7 @@ function pageNumber(value: number | string | undefined, def: number, max: number
   return n;
 }
 
-export function roleOperations(s: Services) {
-  const { roles } = s;
+export function roleOperations({ roles }: { roles: RoleService }) {
   return [
     defineOperation({
       module: 'role',

@@ -1,10 +1,9 @@
 import { defineOperation } from '../../http/operation.js';
 import { toId } from '../../http/ids.js';
 import { DecideBody, DecideResponse } from './routing.schemas.js';
-import type { Services } from '../services.js';
+import type { RoutingService } from './routing.service.js';
 
-export function routingOperations(s: Services) {
-  const { routing } = s;
+export function routingOperations({ routing }: { routing: RoutingService }) {
   return [
     defineOperation({
       module: 'route',
