@@ -1,6 +1,7 @@
 import type { CallOutcome } from '../calls/call-record.js';
 import type { Rejection, TelephonyEvent } from './event-types.js';
 import { localDay } from '../../time/zone.js';
+import { applyAgentEvent } from './agent-events.js';
 import type { LateCorrections } from './late-events.js';
 import { isAvailable, newAgent, type AgentLive, type CallLive, type EndedCall } from './live.types.js';
 
@@ -86,67 +87,7 @@ export class LiveMachine {
   }
 
   apply(ev: TelephonyEvent, seq: number): Rejection | null {
-    return ev.type.startsWith('agent.') ? this.applyAgent(ev, seq) : this.applyCall(ev, seq);
-  }
-
-  private applyAgent(ev: TelephonyEvent, seq: number): Rejection | null {
-    const a = this.agent(ev.agentId!);
-    if (!a) return [1509, `Invalid agent id: agent ${ev.agentId}`];
-    const t = Math.max(ev.ts, a.lastTs);
-    const busy = a.callId !== null || a.ringCall !== null;
-    switch (ev.type) {
-      case 'agent.sip':
-        this.mutateAgent(a, t, seq, (x) => (x.sipStatus = ev.sipStatus!));
-        return null;
-      case 'agent.login':
-        if (a.loggedIn) return [1524, `Invalid action: agent ${a.agentId} is already logged in`];
-        this.mutateAgent(a, t, seq, (x) => {
-          x.loggedIn = true;
-          x.loginType = ev.loginType ?? 'Web';
-          x.loginAt = t;
-        });
-        return null;
-    }
-    if (!a.loggedIn) return [1043, `Agent is not logged in: agent ${a.agentId}`];
-    switch (ev.type) {
-      case 'agent.logout':
-        if (busy) return [1524, `Invalid action: agent ${a.agentId} is ringing or on a call`];
-        this.mutateAgent(a, t, seq, (x) => {
-          x.loggedIn = false;
-          x.loginType = null;
-          x.loginAt = null;
-          x.breakReason = null;
-          x.breakAt = null;
-          x.wrapupAt = null;
-        });
-        return null;
-      case 'agent.break.start':
-        if (a.breakReason !== null) return [1524, `Invalid action: agent ${a.agentId} is already on break`];
-        if (busy) return [1524, `Invalid action: agent ${a.agentId} is ringing or on a call`];
-        this.mutateAgent(a, t, seq, (x) => {
-          x.breakReason = ev.reason ?? '';
-          x.breakAt = t;
-        });
-        return null;
-      case 'agent.break.end':
-        if (a.breakReason === null) return [1524, `Invalid action: agent ${a.agentId} is not on break`];
-        this.mutateAgent(a, t, seq, (x) => {
-          x.breakReason = null;
-          x.breakAt = null;
-        });
-        return null;
-      case 'agent.wrapup.start':
-        if (a.wrapupAt !== null) return [1524, `Invalid action: agent ${a.agentId} is already in wrap-up`];
-        if (busy) return [1524, `Invalid action: agent ${a.agentId} is ringing or on a call`];
-        this.mutateAgent(a, t, seq, (x) => (x.wrapupAt = t));
-        return null;
-      case 'agent.wrapup.end':
-        if (a.wrapupAt === null) return [1524, `Invalid action: agent ${a.agentId} is not in wrap-up`];
-        this.mutateAgent(a, t, seq, (x) => (x.wrapupAt = null));
-        return null;
-      default:
-        return [1001, `Invalid data type or value: type ${ev.type}`];
-    }
+    return ev.type.startsWith('agent.') ? applyAgentEvent(this, ev, seq) : this.applyCall(ev, seq);
   }
 
   private applyCall(ev: TelephonyEvent, seq: number): Rejection | null {
