@@ -89,7 +89,9 @@ async function ensureData(db: Database): Promise<{ accountId: number; calls: num
   await seedCalls(db, accountId, CALLS - have, DAYS, (p) => {
     if (Date.now() - last > 5000) {
       last = Date.now();
-      process.stderr.write(`  ${db.dialect}: ${p.done.toLocaleString('en-US')} calls, ${Math.round(p.done / (p.elapsedMs / 1000)).toLocaleString('en-US')}/s\n`);
+      process.stderr.write(
+        `  ${db.dialect}: ${p.done.toLocaleString('en-US')} calls, ${Math.round(p.done / (p.elapsedMs / 1000)).toLocaleString('en-US')}/s\n`,
+      );
     }
   });
   return { accountId, calls: CALLS, seeded: CALLS - have, seedSeconds: (Date.now() - started) / 1000 };
@@ -115,12 +117,22 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 /** POSTs a JSON body; resolves with the answer's chunks once the last one has arrived (not joined, not parsed: the client's time). */
 function postRaw(port: number, route: string, body: string): Promise<Buffer[]> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: route, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve(chunks));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: route,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(chunks));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -150,7 +162,10 @@ async function measure(dialect: Dialect): Promise<{ rows: Row[]; info: string }>
   const data = await ensureData(db);
   if (SEED_ONLY) {
     await db.close();
-    return { rows: [], info: `${dialect}: ${data.calls.toLocaleString('en-US')} calls${data.seeded ? `, ${data.seeded.toLocaleString('en-US')} seeded in ${data.seedSeconds.toFixed(0)} s` : ' (reused)'}` };
+    return {
+      rows: [],
+      info: `${dialect}: ${data.calls.toLocaleString('en-US')} calls${data.seeded ? `, ${data.seeded.toLocaleString('en-US')} seeded in ${data.seedSeconds.toFixed(0)} s` : ' (reused)'}`,
+    };
   }
   const { app } = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000000' }), db });
   try {
@@ -161,10 +176,17 @@ async function measure(dialect: Dialect): Promise<{ rows: Row[]; info: string }>
   }
 }
 
-async function measureOn(dialect: Dialect, app: Awaited<ReturnType<typeof buildApp>>['app'], db: Database, size: () => Promise<number>, data: Awaited<ReturnType<typeof ensureData>>): Promise<{ rows: Row[]; info: string }> {
+async function measureOn(
+  dialect: Dialect,
+  app: Awaited<ReturnType<typeof buildApp>>['app'],
+  db: Database,
+  size: () => Promise<number>,
+  data: Awaited<ReturnType<typeof ensureData>>,
+): Promise<{ rows: Row[]; info: string }> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as AddressInfo).port;
-  const post = async (url: string, body: unknown) => JSON.parse(Buffer.concat(await postRaw(port, url, JSON.stringify(body))).toString()) as Record<string, unknown>;
+  const post = async (url: string, body: unknown) =>
+    JSON.parse(Buffer.concat(await postRaw(port, url, JSON.stringify(body))).toString()) as Record<string, unknown>;
   const login = await post('/api/v2/auth/login', { username: USER, password: PASSWORD });
   const ssid = login.ssid as string;
   const today = Math.floor(Date.now() / 86400_000) * 86400;
@@ -174,7 +196,8 @@ async function measureOn(dialect: Dialect, app: Awaited<ReturnType<typeof buildA
     return `${String(d.getUTCMonth() + 1).padStart(2, '0')}-${String(d.getUTCDate()).padStart(2, '0')}-${d.getUTCFullYear()}`;
   };
   const stringRange = { key: 'date', condi: 'range', val: `${mmdd(today - 30 * 86400)} 00:00:00,${mmdd(today - 86400)} 23:59:59` };
-  const some = async (breakDown: string) => Object.keys(((await post('/api/v2/analysis/hits', { ssid, breakDown, filter: [range], fields: 'TC' })).data ?? {}) as object).slice(0, 3);
+  const some = async (breakDown: string) =>
+    Object.keys(((await post('/api/v2/analysis/hits', { ssid, breakDown, filter: [range], fields: 'TC' })).data ?? {}) as object).slice(0, 3);
   const keys: Record<string, string[]> = {};
   for (const b of ['agentId', 'groupId', 'did', 'campaignId']) keys[b] = await some(b);
   const mix: Array<[string, Record<string, unknown>]> = [];
@@ -186,13 +209,27 @@ async function measureOn(dialect: Dialect, app: Awaited<ReturnType<typeof buildA
     mix.push([`${b}: 30 days, disPlay hour (multi)`, { breakDown: b, disPlay: 'hour', multi: true, filter: [range] }]);
   }
   mix.push(['other: agentId by did filter (cube)', { breakDown: 'agentId', filter: [range, { key: 'did', condi: 'eq', val: keys.did![0] }] }]);
-  mix.push(['other: groupId by campaign + direction (cube)', { breakDown: 'groupId', filter: [range, { key: 'campaignId', condi: 'eq', val: keys.campaignId![0] }, { key: 'direction', condi: 'eq', val: 'inbound' }] }]);
+  mix.push([
+    'other: groupId by campaign + direction (cube)',
+    { breakDown: 'groupId', filter: [range, { key: 'campaignId', condi: 'eq', val: keys.campaignId![0] }, { key: 'direction', condi: 'eq', val: 'inbound' }] },
+  ]);
   mix.push(['other: did by one agent (cube)', { breakDown: 'did', filter: [range, { key: 'agentId', condi: 'eq', val: keys.agentId![0] }] }]);
-  mix.push(['other: groupId by 2 agents, 30 days (raw)', { breakDown: 'groupId', filter: [range, { key: 'agentId', condi: 'in', val: keys.agentId!.slice(0, 2) }] }]);
-  mix.push(['other: agentId, 1 day not whole days (hourly + raw edges)', { breakDown: 'agentId', filter: [{ key: 'date', condi: 'range', val: `${today - 2 * 86400 + 1800},${today - 86400 + 1799}` }] }]);
+  mix.push([
+    'other: groupId by 2 agents, 30 days (raw)',
+    { breakDown: 'groupId', filter: [range, { key: 'agentId', condi: 'in', val: keys.agentId!.slice(0, 2) }] },
+  ]);
+  mix.push([
+    'other: agentId, 1 day not whole days (hourly + raw edges)',
+    { breakDown: 'agentId', filter: [{ key: 'date', condi: 'range', val: `${today - 2 * 86400 + 1800},${today - 86400 + 1799}` }] },
+  ]);
   // Up to the end of today, with calls ending meanwhile (as ingest stores them all day): today is
   // computed again every time, the 30 days before it come from memory.
-  const live = (display: string) => ({ breakDown: 'agentId', disPlay: display, multi: true, filter: [{ key: 'date', condi: 'range', val: `${today - 30 * 86400},${today + 86400 - 1}` }] });
+  const live = (display: string) => ({
+    breakDown: 'agentId',
+    disPlay: display,
+    multi: true,
+    filter: [{ key: 'date', condi: 'range', val: `${today - 30 * 86400},${today + 86400 - 1}` }],
+  });
   mix.push(['live: agentId, 30 days + today, date (multi), 10 calls/s stored meanwhile', live('date')]);
   mix.push(['live: agentId, 30 days + today, disPlay hour (multi), 10 calls/s stored meanwhile', live('hour')]);
   let stored = 0;
@@ -201,9 +238,23 @@ async function measureOn(dialect: Dialect, app: Awaited<ReturnType<typeof buildA
     const at = Math.floor(Date.now() / 1000) - 60;
     const agentId = Number(keys.agentId![0]);
     const record: CallRecord = {
-      accountId: data.accountId, callId: `bench-live-${process.pid}-${Date.now()}-${stored++}`, queuedAt: at, endedAt: at + 40, groupId: null, did: null,
-      campaignId: null, direction: 'inbound', caller: null, retryOf: null, answeredBy: agentId, answeredAt: at + 5, talkSecs: 30, holdSecs: 0, waitSecs: 5,
-      outcome: 'completed', hits: [{ seq: 0, agentId, ringAt: at + 1, ringSecs: 4, answered: true }],
+      accountId: data.accountId,
+      callId: `bench-live-${process.pid}-${Date.now()}-${stored++}`,
+      queuedAt: at,
+      endedAt: at + 40,
+      groupId: null,
+      did: null,
+      campaignId: null,
+      direction: 'inbound',
+      caller: null,
+      retryOf: null,
+      answeredBy: agentId,
+      answeredAt: at + 5,
+      talkSecs: 30,
+      holdSecs: 0,
+      waitSecs: 5,
+      outcome: 'completed',
+      hits: [{ seq: 0, agentId, ringAt: at + 1, ringSecs: 4, answered: true }],
     };
     await db.transaction((tx) => history.record(tx, record.accountId, [record]));
   };
@@ -231,10 +282,18 @@ async function measureOn(dialect: Dialect, app: Awaited<ReturnType<typeof buildA
     const last = await ask(body, name); // still a success answer after the run (wrk does not read the bodies)
     const floor = await floorMs(last.reply, JSON.stringify({ ssid, ...body }));
     rows.push({ dialect, name, path: '', p50: w.p50, p95: w.p95, first: first.ms, keys: last.keys, bytes: last.reply.length, floor, requests: w.requests });
-    process.stderr.write(`  ${dialect} ${name}: p50 ${w.p50.toFixed(1)} ms, p95 ${w.p95.toFixed(1)} ms (${w.requests} asks), first ask ${first.ms.toFixed(1)} ms (bare floor ${floor.toFixed(1)} ms, ${last.reply.length} B)\n`);
+    process.stderr.write(
+      `  ${dialect} ${name}: p50 ${w.p50.toFixed(1)} ms, p95 ${w.p95.toFixed(1)} ms (${w.requests} asks), first ask ${first.ms.toFixed(1)} ms (bare floor ${floor.toFixed(1)} ms, ${last.reply.length} B)\n`,
+    );
   }
   const bytes = await size();
-  const rollupRows = Number((await db.get<{ n: number }>('SELECT (SELECT COUNT(*) FROM analysis_hourly) + (SELECT COUNT(*) FROM analysis_daily) + (SELECT COUNT(*) FROM analysis_cube) AS n'))?.n ?? 0);
+  const rollupRows = Number(
+    (
+      await db.get<{ n: number }>(
+        'SELECT (SELECT COUNT(*) FROM analysis_hourly) + (SELECT COUNT(*) FROM analysis_daily) + (SELECT COUNT(*) FROM analysis_cube) AS n',
+      )
+    )?.n ?? 0,
+  );
   const info = `${dialect}: ${data.calls.toLocaleString('en-US')} calls over ${DAYS} days${data.seeded ? `, ${data.seeded.toLocaleString('en-US')} seeded in ${data.seedSeconds.toFixed(0)} s (${Math.round(data.seeded / data.seedSeconds).toLocaleString('en-US')} calls/s)` : ' (reused)'}, database ${(bytes / 2 ** 30).toFixed(2)} GiB, ${rollupRows.toLocaleString('en-US')} roll-up rows`;
   return { rows, info };
 }
@@ -254,4 +313,7 @@ console.log(infos.map((i) => `- ${i}`).join('\n'));
 console.log('');
 const human = (b: number) => (b >= 1e6 ? `${(b / 1e6).toFixed(1)} MB` : `${(b / 1e3).toFixed(1)} kB`);
 console.log('| database | query | keys | answer | p50 | p95 | first ask | bare floor p50 |\n|---|---|---|---|---|---|---|---|');
-for (const r of all) console.log(`| ${r.dialect} | ${r.name} | ${r.keys} | ${human(r.bytes)} | ${r.p50.toFixed(1)} ms | ${r.p95.toFixed(1)} ms | ${r.first.toFixed(1)} ms | ${r.floor.toFixed(1)} ms |`);
+for (const r of all)
+  console.log(
+    `| ${r.dialect} | ${r.name} | ${r.keys} | ${human(r.bytes)} | ${r.p50.toFixed(1)} ms | ${r.p95.toFixed(1)} ms | ${r.first.toFixed(1)} ms | ${r.floor.toFixed(1)} ms |`,
+  );

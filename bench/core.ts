@@ -70,7 +70,9 @@ export async function runCore(dialects: Dialect[], seconds: number, rounds: numb
   const rows: CoreRow[] = [];
   for (const dialect of dialects) {
     const s = await startBenchServer(dialect, 18_191, 'core');
-    const sample = await (await fetch(`http://127.0.0.1:${s.port}/api/v2/account/getSettings`, { method: 'POST', body: JSON.stringify({ ssid: s.ssid }) })).text();
+    const sample = await (
+      await fetch(`http://127.0.0.1:${s.port}/api/v2/account/getSettings`, { method: 'POST', body: JSON.stringify({ ssid: s.ssid }) })
+    ).text();
     const echo = startChild(process.execPath, ['-e', ECHO_SERVER], { PORT: '18190', ECHO_BODY: sample });
     try {
       await waitHealthy(18_190, '/', 20_000);
@@ -91,7 +93,14 @@ export async function runCore(dialects: Dialect[], seconds: number, rounds: numb
         }
       }
       for (const [name, list] of results) {
-        const row = { dialect, name, rps: median(list.map((x) => x.rps)), p99ms: median(list.map((x) => x.p99ms)), ratio: median(list.map((x) => x.ratio)), errors: list.reduce((n, x) => n + x.errors + x.socketErrors, 0) };
+        const row = {
+          dialect,
+          name,
+          rps: median(list.map((x) => x.rps)),
+          p99ms: median(list.map((x) => x.p99ms)),
+          ratio: median(list.map((x) => x.ratio)),
+          errors: list.reduce((n, x) => n + x.errors + x.socketErrors, 0),
+        };
         rows.push(row);
         log(`[${dialect}] ${name}: ${Math.round(row.rps)} req/s, p99 ${row.p99ms.toFixed(2)} ms, ${row.ratio.toFixed(2)} × ceiling, ${row.errors} errors`);
       }
@@ -148,10 +157,21 @@ export async function runSoak(dialect: Dialect, seconds: number, log: (line: str
     const rps = runs.reduce((n, r) => n + r.rps, 0);
     const growth = end - warm;
     const result: SoakResult = {
-      dialect, seconds, rps, errors, requests: Math.round(rps * seconds), rssStart: samples[0]!, rssWarm: warm, rssEnd: end, rssMax: Math.max(...samples), growth,
+      dialect,
+      seconds,
+      rps,
+      errors,
+      requests: Math.round(rps * seconds),
+      rssStart: samples[0]!,
+      rssWarm: warm,
+      rssEnd: end,
+      rssMax: Math.max(...samples),
+      growth,
       ok: errors === 0 && growth < Math.max(16, warm * 0.1),
     };
-    log(`[${dialect}] soak ${seconds} s: ${Math.round(rps)} req/s, ${errors} errors, RSS ${warm.toFixed(0)} → ${end.toFixed(0)} MiB (max ${result.rssMax.toFixed(0)}): ${result.ok ? 'ok' : 'FAILED'}`);
+    log(
+      `[${dialect}] soak ${seconds} s: ${Math.round(rps)} req/s, ${errors} errors, RSS ${warm.toFixed(0)} → ${end.toFixed(0)} MiB (max ${result.rssMax.toFixed(0)}): ${result.ok ? 'ok' : 'FAILED'}`,
+    );
     return result;
   } finally {
     await s.stop();

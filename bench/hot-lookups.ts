@@ -39,7 +39,6 @@ const DATA_DIR = process.env.BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'callcente
 const PG_SCHEMA = 'bench_directory';
 const ACCOUNT = { username: 'bench-directory', password: 'bench-directory-password' };
 
-
 function requireWrk(): void {
   try {
     execFileSync('which', ['wrk'], { stdio: 'ignore' });
@@ -161,7 +160,9 @@ end
 
 async function main(): Promise<void> {
   requireWrk();
-  console.log(`hot lookups: ${CONTACTS.toLocaleString('en-US')} contacts, ${CONNECTIONS} connections, ${DURATION} s per run, taskset ${hasTaskset ? 'on' : 'off'}`);
+  console.log(
+    `hot lookups: ${CONTACTS.toLocaleString('en-US')} contacts, ${CONNECTIONS} connections, ${DURATION} s per run, taskset ${hasTaskset ? 'on' : 'off'}`,
+  );
   const envs = new Map<Dialect, Record<string, string>>();
   for (const d of DIALECTS) envs.set(d, await prepare(d));
   if (options['seed-only'] !== undefined) return;
@@ -184,7 +185,9 @@ async function main(): Promise<void> {
       });
       try {
         await waitFor(`http://127.0.0.1:${port}/healthz`);
-        const login = (await (await fetch(`http://127.0.0.1:${port}/api/v2/auth/login`, { method: 'POST', body: JSON.stringify(ACCOUNT) })).json()) as { ssid: string };
+        const login = (await (await fetch(`http://127.0.0.1:${port}/api/v2/auth/login`, { method: 'POST', body: JSON.stringify(ACCOUNT) })).json()) as {
+          ssid: string;
+        };
         const auth = `"ssid":"${login.ssid}",`;
         const ops = [
           ['getDnc', 'contact'],

@@ -48,7 +48,10 @@ async function openDb(dialect: Dialect): Promise<{ db: Database; env: Record<str
   await admin.query(`CREATE SCHEMA ${PG_SCHEMA}`);
   await admin.end();
   const opts = `-c search_path=${PG_SCHEMA}`;
-  return { db: new PostgresDatabase(PG_URL, 4, opts), env: { DATABASE_URL: `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(opts)}` } };
+  return {
+    db: new PostgresDatabase(PG_URL, 4, opts),
+    env: { DATABASE_URL: `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(opts)}` },
+  };
 }
 
 /** Agents straight into the tables (they never log in; hashing 150 passwords would only slow the set-up). */
@@ -56,7 +59,12 @@ async function seedAgents(db: Database, accountId: number, groupId: number, n: n
   await db.run('INSERT INTO groups (account_id, group_id, name, created_at) VALUES ($1, $2, $3, $4)', [accountId, groupId, `Group ${groupId}`, 0]);
   const ids: number[] = [];
   for (let i = 0; i < n; i++) {
-    const row = await db.get<{ id: number }>('INSERT INTO agents (account_id, name, email, create_date) VALUES ($1, $2, $3, $4) RETURNING id', [accountId, `Agent ${i}`, `bench-${accountId}-${i}@example.com`, 0]);
+    const row = await db.get<{ id: number }>('INSERT INTO agents (account_id, name, email, create_date) VALUES ($1, $2, $3, $4) RETURNING id', [
+      accountId,
+      `Agent ${i}`,
+      `bench-${accountId}-${i}@example.com`,
+      0,
+    ]);
     ids.push(Number(row!.id));
     await db.run('INSERT INTO agent_groups (account_id, agent_id, group_id) VALUES ($1, $2, $3)', [accountId, row!.id, groupId]);
   }
@@ -162,7 +170,13 @@ async function liveScene(base: string, ssid: string, agents: number[]): Promise<
     else if (i < 14) e('agent.wrapup.start', { agentId });
   });
   for (let c = 0; c < 200; c++) {
-    e('call.queued', { callId: `live-${c}`, groupId: 55, did: `1800555010${c % 4}`, caller: `91990000${String(c).padStart(4, '0')}`, campaignId: `camp${c % 3}` });
+    e('call.queued', {
+      callId: `live-${c}`,
+      groupId: 55,
+      did: `1800555010${c % 4}`,
+      caller: `91990000${String(c).padStart(4, '0')}`,
+      campaignId: `camp${c % 3}`,
+    });
     const agentId = agents[14 + (c % 36)]!;
     if (c < 36) {
       e('call.ringing', { callId: `live-${c}`, agentId });
@@ -233,7 +247,9 @@ async function main(): Promise<void> {
       await ingestRun(base, ingestSsid, ingestAgents.slice(0, 40)).catch(() => undefined); // warm-up (JIT, statements)
       const ing = await ingestRun(base, ingestSsid, ingestAgents.slice(40));
       const target = d === 'sqlite' ? 25_000 : 10_000;
-      lines.push(`| ${d} | events/ingest (batches of ${BATCH}, ${SENDERS} senders) | ${Math.round(ing.eps)} events/s | target ${target} | ${ing.eps >= target ? 'met' : 'NOT met'} |`);
+      lines.push(
+        `| ${d} | events/ingest (batches of ${BATCH}, ${SENDERS} senders) | ${Math.round(ing.eps)} events/s | target ${target} | ${ing.eps >= target ? 'met' : 'NOT met'} |`,
+      );
       if (ing.rejected > 0) console.warn(`  ${ing.rejected} events rejected`);
       console.log(lines[lines.length - 1]);
       await liveScene(base, viewsSsid, viewAgents);
@@ -248,7 +264,9 @@ async function main(): Promise<void> {
         wrk(url, JSON.stringify(body), 2);
         const r = wrk(url, JSON.stringify(body), DURATION);
         const ratio = r.rps / bare.rps;
-        lines.push(`| ${d} | ${op} (${sample.length} B body) | ${Math.round(r.rps)} req/s, p99 ${r.p99ms.toFixed(2)} ms | bare ${Math.round(bare.rps)} req/s → ${ratio.toFixed(2)} × (target 0.5) | ${ratio >= 0.5 ? 'met' : 'NOT met'} |`);
+        lines.push(
+          `| ${d} | ${op} (${sample.length} B body) | ${Math.round(r.rps)} req/s, p99 ${r.p99ms.toFixed(2)} ms | bare ${Math.round(bare.rps)} req/s → ${ratio.toFixed(2)} × (target 0.5) | ${ratio >= 0.5 ? 'met' : 'NOT met'} |`,
+        );
         console.log(lines[lines.length - 1]);
       }
     } finally {

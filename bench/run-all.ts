@@ -45,7 +45,12 @@ const MODULE_BENCHES: Array<{ key: string; title: string; file: string; args: st
     args: ['--duration', String(DURATION), '--rounds', String(ROUNDS), ...(quick ? ['--contacts', '100000'] : [])],
     env: quick ? { BENCH_DATA_DIR: path.join(quickDir, 'hot') } : {},
   },
-  { key: 'ingest', title: 'Ingest and live endpoints (events/ingest, Agent/live, queue/count)', file: 'bench/ingest-live.ts', args: ['--duration', String(DURATION)] },
+  {
+    key: 'ingest',
+    title: 'Ingest and live endpoints (events/ingest, Agent/live, queue/count)',
+    file: 'bench/ingest-live.ts',
+    args: ['--duration', String(DURATION)],
+  },
   {
     key: 'analysis',
     title: `Analysis (analysis/hits over ${quick ? '200,000' : '10 million'} calls)`,
@@ -54,12 +59,15 @@ const MODULE_BENCHES: Array<{ key: string; title: string; file: string; args: st
   },
 ];
 
-
 /** Runs a module's benchmark script, echoing its output; answers its last markdown table. */
 function runScript(file: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; table: string; seconds: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
       process.stdout.write(d);
@@ -78,7 +86,8 @@ function coreTable(rows: CoreRow[]): string {
 
 function soakTable(rows: SoakResult[]): string {
   const lines = rows.map(
-    (r) => `| ${r.dialect} | ${r.seconds} s | ${Math.round(r.rps)} | ${r.requests} | ${r.errors} | ${r.rssStart.toFixed(0)} / ${r.rssWarm.toFixed(0)} / ${r.rssEnd.toFixed(0)} / ${r.rssMax.toFixed(0)} MiB | ${r.growth >= 0 ? '+' : ''}${r.growth.toFixed(1)} MiB | ${r.ok ? 'ok' : 'FAILED'} |`,
+    (r) =>
+      `| ${r.dialect} | ${r.seconds} s | ${Math.round(r.rps)} | ${r.requests} | ${r.errors} | ${r.rssStart.toFixed(0)} / ${r.rssWarm.toFixed(0)} / ${r.rssEnd.toFixed(0)} / ${r.rssMax.toFixed(0)} MiB | ${r.growth >= 0 ? '+' : ''}${r.growth.toFixed(1)} MiB | ${r.ok ? 'ok' : 'FAILED'} |`,
   );
   return `| database | duration | req/s | requests | errors | RSS start / after warm-up / end / max | growth after warm-up | verdict |\n|---|---|---|---|---|---|---|---|\n${lines.join('\n')}`;
 }
@@ -103,7 +112,9 @@ async function main(): Promise<number> {
   if (ONLY.has('core')) {
     console.log(`\n== core: ceiling and authenticated hot path (${ROUNDS} rounds × ${DURATION} s, 50 connections)`);
     const rows = await runCore(dialects, DURATION, ROUNDS, console.log);
-    sections.push(`## Ceiling and the authenticated hot path\n\nbench/core.ts: medians of ${ROUNDS} rounds of ${DURATION} s at 50 connections; each request compared with the bare node:http server (same answer body) measured just before it.\n\n${coreTable(rows)}`);
+    sections.push(
+      `## Ceiling and the authenticated hot path\n\nbench/core.ts: medians of ${ROUNDS} rounds of ${DURATION} s at 50 connections; each request compared with the bare node:http server (same answer body) measured just before it.\n\n${coreTable(rows)}`,
+    );
     if (rows.some((r) => r.errors > 0)) failed = true;
   }
   for (const b of MODULE_BENCHES) {
@@ -115,14 +126,18 @@ async function main(): Promise<number> {
     console.log(`\n== ${b.key}: ${b.file} ${b.args.join(' ')} --db ${dbArg}`);
     const r = await runScript(b.file, [...b.args, '--db', dbArg], b.env);
     if (r.code !== 0) failed = true;
-    sections.push(`## ${b.title}\n\n\`${b.file} ${[...b.args, '--db', dbArg].join(' ')}\` (${r.seconds.toFixed(0)} s${r.code === 0 ? '' : `, exit code ${r.code}`}):\n\n${r.table || '(no result table printed)'}`);
+    sections.push(
+      `## ${b.title}\n\n\`${b.file} ${[...b.args, '--db', dbArg].join(' ')}\` (${r.seconds.toFixed(0)} s${r.code === 0 ? '' : `, exit code ${r.code}`}):\n\n${r.table || '(no result table printed)'}`,
+    );
   }
   if (ONLY.has('soak') && SOAK > 0) {
     console.log(`\n== soak: ${SOAK} s of steady load per database`);
     const results: SoakResult[] = [];
     for (const d of dialects) results.push(await runSoak(d, SOAK, console.log));
     if (results.some((r) => !r.ok)) failed = true;
-    sections.push(`## Soak\n\nbench/core.ts runSoak: getSettings (ssid and token, 8 connections), updateSettings (2) and auth/token (1) at once for ${SOAK} s; server RSS sampled every second. Passes with no error and RSS growth after warm-up (first fifth) under max(16 MiB, 10 %).\n\n${soakTable(results)}`);
+    sections.push(
+      `## Soak\n\nbench/core.ts runSoak: getSettings (ssid and token, 8 connections), updateSettings (2) and auth/token (1) at once for ${SOAK} s; server RSS sampled every second. Passes with no error and RSS growth after warm-up (first fifth) under max(16 MiB, 10 %).\n\n${soakTable(results)}`,
+    );
   } else if (ONLY.has('soak')) {
     sections.push('## Soak\n\nNot run this time: `SOAK_SECONDS=120 npx callcenter bench --only soak`.');
   }

@@ -156,9 +156,13 @@ request = function()
   i = i % #bodies + 1
   return wrk.format(nil, nil, nil, bodies[i])
 end
-${opts.checkBody === false ? '' : `response = function(status, headers, body)
+${
+  opts.checkBody === false
+    ? ''
+    : `response = function(status, headers, body)
   if status ~= 200 or not string.find(body, '"status":"success"', 1, true) then bad = bad + 1 end
-end`}
+end`
+}
 done = function(summary, latency, requests)
   io.write(string.format("BAD %d\\n", bad))
 end

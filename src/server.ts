@@ -32,7 +32,10 @@ export async function startServer(config: Config): Promise<void> {
         app.log.info({ username: created.username }, 'operator account created from CALLCENTER_ADMIN_USERNAME');
       }
     }
-    if (config.demo) demo = await startDemo(app, services.accounts, systemClock, app.log).catch((err: unknown) => (app.log.error({ err }, 'demo tenant could not start'), undefined));
+    if (config.demo)
+      demo = await startDemo(app, services.accounts, systemClock, app.log).catch(
+        (err: unknown) => (app.log.error({ err }, 'demo tenant could not start'), undefined),
+      );
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
     app.log.error({ err }, 'start-up failed');

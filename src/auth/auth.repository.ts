@@ -46,16 +46,11 @@ export class AuthRepository {
   }
 
   agentForLogin(email: string) {
-    return this.db.get<LoginAgentRow>(
-      'SELECT id, account_id, password_hash, status FROM agents WHERE email = $1 AND is_deleted = 0',
-      [email.toLowerCase()],
-    );
+    return this.db.get<LoginAgentRow>('SELECT id, account_id, password_hash, status FROM agents WHERE email = $1 AND is_deleted = 0', [email.toLowerCase()]);
   }
 
   isOperator(accountId: number) {
-    return this.db
-      .get<{ is_operator: number }>('SELECT is_operator FROM accounts WHERE id = $1', [accountId])
-      .then((r) => r?.is_operator === 1);
+    return this.db.get<{ is_operator: number }>('SELECT is_operator FROM accounts WHERE id = $1', [accountId]).then((r) => r?.is_operator === 1);
   }
 
   agentAccess(agentId: number) {
@@ -68,17 +63,17 @@ export class AuthRepository {
   }
 
   insertSession(hash: string, accountId: number, agentId: number | null, expiresAt: number, now: number) {
-    return this.db.run(
-      'INSERT INTO sessions (token_hash, account_id, agent_id, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)',
-      [hash, accountId, agentId, expiresAt, now],
-    );
+    return this.db.run('INSERT INTO sessions (token_hash, account_id, agent_id, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)', [
+      hash,
+      accountId,
+      agentId,
+      expiresAt,
+      now,
+    ]);
   }
 
   session(hash: string, now: number) {
-    return this.db.get<SessionRow>(
-      'SELECT account_id, agent_id, expires_at FROM sessions WHERE token_hash = $1 AND expires_at > $2',
-      [hash, now],
-    );
+    return this.db.get<SessionRow>('SELECT account_id, agent_id, expires_at FROM sessions WHERE token_hash = $1 AND expires_at > $2', [hash, now]);
   }
 
   extendSession(hash: string, expiresAt: number) {
@@ -94,17 +89,19 @@ export class AuthRepository {
   }
 
   insertToken(t: { hash: string; accountId: number; agentId: number | null; userId: string; kind: string; name: string; now: number }) {
-    return this.db.run(
-      'INSERT INTO api_tokens (token_hash, account_id, agent_id, user_id, kind, name, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [t.hash, t.accountId, t.agentId, t.userId, t.kind, t.name, t.now],
-    );
+    return this.db.run('INSERT INTO api_tokens (token_hash, account_id, agent_id, user_id, kind, name, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+      t.hash,
+      t.accountId,
+      t.agentId,
+      t.userId,
+      t.kind,
+      t.name,
+      t.now,
+    ]);
   }
 
   token(hash: string) {
-    return this.db.get<TokenRow>(
-      'SELECT id, account_id, agent_id, user_id, kind FROM api_tokens WHERE token_hash = $1 AND revoked_at IS NULL',
-      [hash],
-    );
+    return this.db.get<TokenRow>('SELECT id, account_id, agent_id, user_id, kind FROM api_tokens WHERE token_hash = $1 AND revoked_at IS NULL', [hash]);
   }
 
   revokeToken(id: number, now: number) {

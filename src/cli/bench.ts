@@ -12,6 +12,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
  */
 export const bench: Command = (argv) =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'run-all.ts'), ...argv], { cwd: root, env: process.env, stdio: 'inherit' });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'bench', 'run-all.ts'), ...argv], {
+      cwd: root,
+      env: process.env,
+      stdio: 'inherit',
+    });
     child.on('close', (code) => resolve(code ?? 1));
   });

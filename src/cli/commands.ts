@@ -76,7 +76,16 @@ export const commands: Record<string, Command> = {
       }
       const auth = new AuthService(db, systemClock, config.sessionTtlSeconds * 1000);
       const created = await auth.createToken(
-        { kind: 'client', accountId: row.id, userId: String(row.id), agentId: null, isOperator: false, permissions: ALL_PERMISSIONS, canSee: true, credential: { type: 'token', hash: '' } },
+        {
+          kind: 'client',
+          accountId: row.id,
+          userId: String(row.id),
+          agentId: null,
+          isOperator: false,
+          permissions: ALL_PERMISSIONS,
+          canSee: true,
+          credential: { type: 'token', hash: '' },
+        },
         kind,
         options.name ?? 'cli',
       );
@@ -91,7 +100,9 @@ export const commands: Record<string, Command> = {
     if (options.contacts !== undefined) return seedContactsCommand(argv, config);
     if (options.calls !== undefined) return seedCallsCommand(argv, config);
     if (options['analysis-rebuild'] !== undefined) return rebuildAnalysisCommand(argv, config);
-    console.error('usage: callcenter seed --demo | --contacts N [--account USERNAME] | --calls N [--days D] [--account USERNAME] | --analysis-rebuild [--account USERNAME]');
+    console.error(
+      'usage: callcenter seed --demo | --contacts N [--account USERNAME] | --calls N [--days D] [--account USERNAME] | --analysis-rebuild [--account USERNAME]',
+    );
     return 2;
   },
 

@@ -26,14 +26,28 @@ export async function seedTopology(db: Database, accountId: number, now: number)
   const dids = Array.from({ length: DIDS }, (_, i) => `80${String(accountId).padStart(5, '0')}${String(i).padStart(3, '0')}`);
   return db.transaction(async (tx) => {
     for (const g of groups) {
-      await tx.run('INSERT INTO groups (account_id, group_id, name, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (account_id, group_id) DO NOTHING', [accountId, g, `Seed group ${g}`, now]);
+      await tx.run('INSERT INTO groups (account_id, group_id, name, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (account_id, group_id) DO NOTHING', [
+        accountId,
+        g,
+        `Seed group ${g}`,
+        now,
+      ]);
     }
     for (const d of dids) {
-      await tx.run('INSERT INTO dids (did, account_id, name, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (did) DO NOTHING', [d, accountId, `Seed line ${d}`, now]);
+      await tx.run('INSERT INTO dids (did, account_id, name, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (did) DO NOTHING', [
+        d,
+        accountId,
+        `Seed line ${d}`,
+        now,
+      ]);
     }
     let role = await tx.get<{ id: number }>("SELECT id FROM roles WHERE account_id = $1 AND name = 'Seed agent' AND is_deleted = 0", [accountId]);
     if (!role) {
-      await tx.run("INSERT INTO roles (account_id, name, permissions, can_see, status, create_date) VALUES ($1, 'Seed agent', $2, 1, 1, $3)", [accountId, JSON.stringify(['agent.view', 'analysis.view']), now]);
+      await tx.run("INSERT INTO roles (account_id, name, permissions, can_see, status, create_date) VALUES ($1, 'Seed agent', $2, 1, 1, $3)", [
+        accountId,
+        JSON.stringify(['agent.view', 'analysis.view']),
+        now,
+      ]);
       role = await tx.get<{ id: number }>("SELECT id FROM roles WHERE account_id = $1 AND name = 'Seed agent' AND is_deleted = 0", [accountId]);
     }
     const agentIds: number[] = [];
@@ -58,7 +72,10 @@ export async function seedTopology(db: Database, accountId: number, now: number)
     });
     for (const [gi, ids] of agentsByGroup.entries()) {
       for (const id of ids) {
-        await tx.run("INSERT INTO agent_groups (account_id, agent_id, group_id, receive_call) VALUES ($1, $2, $3, 'Y') ON CONFLICT (agent_id, group_id) DO NOTHING", [accountId, id, groups[gi]!]);
+        await tx.run(
+          "INSERT INTO agent_groups (account_id, agent_id, group_id, receive_call) VALUES ($1, $2, $3, 'Y') ON CONFLICT (agent_id, group_id) DO NOTHING",
+          [accountId, id, groups[gi]!],
+        );
       }
     }
     const campaigns = Array.from({ length: CAMPAIGNS }, (_, i) => `camp-${String(i + 1).padStart(2, '0')}`);
@@ -74,7 +91,8 @@ async function targetAccount(db: Database, config: Config, username: string | un
   if (username !== undefined && username !== demoCredentials().username) return null;
   const accounts = new AccountService(db, systemClock);
   const created = await accounts.bootstrap(config.adminUsername, config.adminPassword);
-  if (created?.generatedPassword) process.stdout.write(`Operator account created: username "${created.username}", password "${created.generatedPassword}" (not shown again)\n`);
+  if (created?.generatedPassword)
+    process.stdout.write(`Operator account created: username "${created.username}", password "${created.generatedPassword}" (not shown again)\n`);
   return accounts.create({ ...demoCredentials(), name: 'Demo call centre' });
 }
 
@@ -127,7 +145,16 @@ export async function seedCallsCommand(argv: string[], config: Config): Promise<
     });
     if (tty) process.stderr.write('\n');
     const seconds = result.elapsedMs / 1000;
-    console.log(JSON.stringify({ accountId: String(accountId), calls: result.done, hits: result.hits, days, seconds: +seconds.toFixed(1), perSecond: Math.round(result.done / Math.max(seconds, 0.001)) }));
+    console.log(
+      JSON.stringify({
+        accountId: String(accountId),
+        calls: result.done,
+        hits: result.hits,
+        days,
+        seconds: +seconds.toFixed(1),
+        perSecond: Math.round(result.done / Math.max(seconds, 0.001)),
+      }),
+    );
     return 0;
   } finally {
     await db.close();

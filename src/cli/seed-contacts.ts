@@ -93,14 +93,20 @@ export async function seedContactsCommand(argv: string[], config: Config): Promi
     }
     const tty = process.stderr.isTTY;
     let lastDraw = 0;
-    const { added, elapsedMs } = await seedContacts(db, accountId, total, (p) => {
-      // On a terminal the line is redrawn; in a log, one line every ~10%.
-      if (tty) process.stderr.write(progressLine(p));
-      else if (p.done === p.total || p.done - lastDraw >= p.total / 10) {
-        process.stderr.write(`${progressLine(p).slice(1)}\n`);
-        lastDraw = p.done;
-      }
-    }, accounts);
+    const { added, elapsedMs } = await seedContacts(
+      db,
+      accountId,
+      total,
+      (p) => {
+        // On a terminal the line is redrawn; in a log, one line every ~10%.
+        if (tty) process.stderr.write(progressLine(p));
+        else if (p.done === p.total || p.done - lastDraw >= p.total / 10) {
+          process.stderr.write(`${progressLine(p).slice(1)}\n`);
+          lastDraw = p.done;
+        }
+      },
+      accounts,
+    );
     if (tty) process.stderr.write('\n');
     const rate = Math.round((total / Math.max(elapsedMs, 1)) * 1000);
     console.log(JSON.stringify({ accountId: String(accountId), requested: total, added, seconds: +(elapsedMs / 1000).toFixed(1), perSecond: rate }));

@@ -15,7 +15,13 @@ export async function seedDemoCommand(_argv: string[], config: Config): Promise<
       const creds = demoCredentials();
       const report = await seedDemo(app, services.accounts, systemClock, creds);
       console.log(
-        JSON.stringify({ username: creds.username, userId: String(report.accountId), createdAccount: report.createdAccount, created: report.created, skipped: report.skipped }),
+        JSON.stringify({
+          username: creds.username,
+          userId: String(report.accountId),
+          createdAccount: report.createdAccount,
+          created: report.created,
+          skipped: report.skipped,
+        }),
       );
       return report.skipped.length ? 1 : 0;
     } finally {

@@ -70,7 +70,16 @@ export async function simulateCommand(argv: string[], config: Config): Promise<n
       }
       // A client API token for this run, revoked at the end.
       const { auth } = services;
-      const principal: Principal = { kind: 'client', accountId: row.id, userId: String(row.id), agentId: null, isOperator: false, permissions: ALL_PERMISSIONS, canSee: true, credential: { type: 'token', hash: '' } };
+      const principal: Principal = {
+        kind: 'client',
+        accountId: row.id,
+        userId: String(row.id),
+        agentId: null,
+        isOperator: false,
+        permissions: ALL_PERMISSIONS,
+        canSee: true,
+        credential: { type: 'token', hash: '' },
+      };
       const creds = await auth.createToken(principal, 'api', 'simulator');
       try {
         return await run(injectTransport(app, creds), traffic, duration, topology, seed);
@@ -85,7 +94,13 @@ export async function simulateCommand(argv: string[], config: Config): Promise<n
   }
 }
 
-async function run(transport: Transport, traffic: TrafficOptions, duration: number | undefined, topology: Topology | undefined, seed: number | undefined): Promise<number> {
+async function run(
+  transport: Transport,
+  traffic: TrafficOptions,
+  duration: number | undefined,
+  topology: Topology | undefined,
+  seed: number | undefined,
+): Promise<number> {
   let prepared;
   try {
     prepared = await prepareSimulation({ transport, clock: systemClock, traffic, topology, seed });
@@ -95,7 +110,9 @@ async function run(transport: Transport, traffic: TrafficOptions, duration: numb
   }
   const { runner, topology: t, runId } = prepared;
   const agents = new Set(t.groups.flatMap((g) => g.agentIds)).size;
-  console.log(`simulating ${traffic.ratePerMin} calls/min at ${traffic.speed}x on ${t.routes.length} DIDs, ${t.groups.length} groups, ${agents} agents, ${t.callers.length} known callers (run ${runId}); Ctrl-C stops`);
+  console.log(
+    `simulating ${traffic.ratePerMin} calls/min at ${traffic.speed}x on ${t.routes.length} DIDs, ${t.groups.length} groups, ${agents} agents, ${t.callers.length} known callers (run ${runId}); Ctrl-C stops`,
+  );
   const started = Date.now();
   runner.start(200);
   const tty = process.stdout.isTTY;

@@ -91,7 +91,11 @@ const sqlite: DialectOps = {
   async insertRows(t, table, columns, rows, conflict) {
     const names = columns.map((c) => c.name);
     const sql = `INSERT INTO ${table} (account_id, ${names.join(', ')}) VALUES ($1, ${names.map((_, i) => `$${i + 2}`).join(', ')}) ${conflict}`;
-    for (const row of rows) await t.run(sql, names.map((c) => row[c]));
+    for (const row of rows)
+      await t.run(
+        sql,
+        names.map((c) => row[c]),
+      );
   },
 };
 

@@ -21,8 +21,32 @@ export const DEMO_DIDS = [
 ];
 
 export const DEMO_ROLES = [
-  { key: 'supervisor', name: 'Supervisor', can_see: 1 as const, permissions: ['agent.view', 'agent.live', 'agent.manage', 'group.manage', 'role.view', 'directory.view', 'directory.manage', 'dnc.manage', 'blacklist.manage', 'sticky.manage', 'analysis.view', 'queue.view', 'queue.takeover'] },
-  { key: 'lead', name: 'Team lead', can_see: 0 as const, permissions: ['agent.view', 'agent.live', 'directory.view', 'directory.manage', 'sticky.manage', 'analysis.view', 'queue.view', 'queue.takeover'] },
+  {
+    key: 'supervisor',
+    name: 'Supervisor',
+    can_see: 1 as const,
+    permissions: [
+      'agent.view',
+      'agent.live',
+      'agent.manage',
+      'group.manage',
+      'role.view',
+      'directory.view',
+      'directory.manage',
+      'dnc.manage',
+      'blacklist.manage',
+      'sticky.manage',
+      'analysis.view',
+      'queue.view',
+      'queue.takeover',
+    ],
+  },
+  {
+    key: 'lead',
+    name: 'Team lead',
+    can_see: 0 as const,
+    permissions: ['agent.view', 'agent.live', 'directory.view', 'directory.manage', 'sticky.manage', 'analysis.view', 'queue.view', 'queue.takeover'],
+  },
   { key: 'agent', name: 'Agent', can_see: 0 as const, permissions: ['agent.view', 'agent.live', 'directory.view', 'queue.view'] },
 ];
 
@@ -37,8 +61,60 @@ export interface DemoAgent {
   destType: 'MOBILE' | 'SIP';
 }
 
-const FIRST = ['Asha', 'Ravi', 'Meera', 'Arjun', 'Priya', 'Vikram', 'Neha', 'Rahul', 'Anita', 'Sanjay', 'Kavya', 'Rohan', 'Divya', 'Amit', 'Pooja', 'Karan', 'Sneha', 'Nikhil', 'Isha', 'Manoj', 'Tara', 'Dev', 'Lina', 'Omar', 'Sara', 'John', 'Maria', 'Chen', 'Yuki', 'Ines'];
-const LAST = ['Sharma', 'Iyer', 'Nair', 'Patel', 'Reddy', 'Gupta', 'Singh', 'Khan', 'Das', 'Menon', 'Rao', 'Joshi', 'Mehta', 'Kapoor', 'Verma', 'Bose', 'Silva', 'Novak', 'Weber', 'Costa'];
+const FIRST = [
+  'Asha',
+  'Ravi',
+  'Meera',
+  'Arjun',
+  'Priya',
+  'Vikram',
+  'Neha',
+  'Rahul',
+  'Anita',
+  'Sanjay',
+  'Kavya',
+  'Rohan',
+  'Divya',
+  'Amit',
+  'Pooja',
+  'Karan',
+  'Sneha',
+  'Nikhil',
+  'Isha',
+  'Manoj',
+  'Tara',
+  'Dev',
+  'Lina',
+  'Omar',
+  'Sara',
+  'John',
+  'Maria',
+  'Chen',
+  'Yuki',
+  'Ines',
+];
+const LAST = [
+  'Sharma',
+  'Iyer',
+  'Nair',
+  'Patel',
+  'Reddy',
+  'Gupta',
+  'Singh',
+  'Khan',
+  'Das',
+  'Menon',
+  'Rao',
+  'Joshi',
+  'Mehta',
+  'Kapoor',
+  'Verma',
+  'Bose',
+  'Silva',
+  'Novak',
+  'Weber',
+  'Costa',
+];
 const COMPANIES = ['Acme Traders', 'Blue River Foods', 'Nimbus Software', 'Orbit Logistics', 'Sunrise Retail', ''];
 
 const email = (name: string) => `${name.toLowerCase().replace(/[^a-z]+/g, '.')}@demo.callcenter.test`;
@@ -49,7 +125,15 @@ export function demoAgents(): DemoAgent[] {
   let n = 0;
   const add = (role: DemoAgent['role'], groups: number[], parent?: string) => {
     const name = `${FIRST[n]} ${LAST[n % LAST.length]}`;
-    const a: DemoAgent = { name, email: email(name), phone: `98100${String(10000 + n).padStart(5, '0')}`, role, groups, parent, destType: n % 3 === 0 ? 'SIP' : 'MOBILE' };
+    const a: DemoAgent = {
+      name,
+      email: email(name),
+      phone: `98100${String(10000 + n).padStart(5, '0')}`,
+      role,
+      groups,
+      parent,
+      destType: n % 3 === 0 ? 'SIP' : 'MOBILE',
+    };
     n++;
     agents.push(a);
     return a;

@@ -93,7 +93,19 @@ function oneCall(
   const roll = rnd();
   // Outcome mix: answered at once, missed then answered, missed by all, abandoned before an offer.
   const retry = retryOf !== null;
-  const kind = retry ? (roll < 0.6 ? 'first' : roll < 0.75 ? 'second' : 'missed') : roll < 0.7 ? 'first' : roll < 0.83 ? 'second' : roll < 0.94 ? 'missed' : 'queue';
+  const kind = retry
+    ? roll < 0.6
+      ? 'first'
+      : roll < 0.75
+        ? 'second'
+        : 'missed'
+    : roll < 0.7
+      ? 'first'
+      : roll < 0.83
+        ? 'second'
+        : roll < 0.94
+          ? 'missed'
+          : 'queue';
   const offers = kind === 'first' ? 1 : kind === 'second' ? 2 + (rnd() < 0.2 ? 1 : 0) : kind === 'missed' ? 1 + Math.floor(rnd() * 3) : 0;
   const hits: CallHit[] = [];
   let t = queuedAt + 1 + Math.floor(rnd() * 20);

@@ -49,7 +49,8 @@ export async function seedDemo(app: FastifyInstance, accounts: AccountService, c
   }
   const login = await app.inject({ method: 'POST', url: '/api/v2/auth/login', payload: { username: creds.username, password: creds.password } });
   const session = login.json() as ApiBody;
-  if (session.status !== 'success') throw new Error(`demo account ${creds.username}: login failed (${session.message ?? session.code}); set CALLCENTER_DEMO_PASSWORD`);
+  if (session.status !== 'success')
+    throw new Error(`demo account ${creds.username}: login failed (${session.message ?? session.code}); set CALLCENTER_DEMO_PASSWORD`);
   const ssid = session.ssid as string;
   const api = injectTransport(app, { ssid });
   const report: SeedReport = { accountId: 0, createdAccount, created: { groups: 0, dids: 0, roles: 0, agents: 0, contacts: 0 }, skipped: [], ssid };
@@ -79,7 +80,8 @@ export async function seedDemo(app: FastifyInstance, accounts: AccountService, c
   const listRoles = async () => (await must(api, 'role/list', { limit: 100 })).response as { name: string; unique_id: number }[];
   let roles = await listRoles();
   for (const r of DEMO_ROLES) {
-    if (!roles.some((x) => x.name === r.name)) await create('role/create', { name: r.name, permissions: r.permissions, can_see: r.can_see }, 'roles', `role ${r.name}`);
+    if (!roles.some((x) => x.name === r.name))
+      await create('role/create', { name: r.name, permissions: r.permissions, can_see: r.can_see }, 'roles', `role ${r.name}`);
   }
   roles = await listRoles();
   for (const r of DEMO_ROLES) roleIds.set(r.key, roles.find((x) => x.name === r.name)!.unique_id);
@@ -124,7 +126,19 @@ export async function seedDemo(app: FastifyInstance, accounts: AccountService, c
   for (const s of rules.sticky) {
     const agentId = agentIds.get(s.agent);
     if (agentId === undefined) continue;
-    await create('Directory/setSticky', { contact: demoNumber(s.index), agentId, type: s.type, expiry: -1, ...('cli' in s ? { cli: s.cli } : {}), ...('groupid' in s ? { groupid: s.groupid } : {}) }, null, `sticky ${s.index}`);
+    await create(
+      'Directory/setSticky',
+      {
+        contact: demoNumber(s.index),
+        agentId,
+        type: s.type,
+        expiry: -1,
+        ...('cli' in s ? { cli: s.cli } : {}),
+        ...('groupid' in s ? { groupid: s.groupid } : {}),
+      },
+      null,
+      `sticky ${s.index}`,
+    );
   }
   for (const i of rules.dncPermanent) await create('Directory/setDnc', { contact: demoNumber(i), dnc: -1 }, null, `dnc ${i}`);
   for (const i of rules.dncTemporary) await create('Directory/setDnc', { contact: demoNumber(i), dnc: nowSec + 30 * 86400 }, null, `dnc ${i}`);

@@ -17,11 +17,24 @@ export const DEMO_WARMUP_SECS = 300;
  * in process against it, so live agents and queues show at once. Returns a
  * stop function that ends the simulated calls and logs the agents out.
  */
-export async function startDemo(app: FastifyInstance, accounts: AccountService, clock: Clock, log: FastifyBaseLogger): Promise<{ runner: SimulationRunner; stop: () => Promise<void> }> {
+export async function startDemo(
+  app: FastifyInstance,
+  accounts: AccountService,
+  clock: Clock,
+  log: FastifyBaseLogger,
+): Promise<{ runner: SimulationRunner; stop: () => Promise<void> }> {
   const creds = demoCredentials();
   const report = await seedDemo(app, accounts, clock, creds);
-  log.info({ username: creds.username, created: report.created, skipped: report.skipped }, report.createdAccount ? 'demo tenant created' : 'demo tenant present');
-  const { runner, runId } = await prepareSimulation({ transport: injectTransport(app, { ssid: report.ssid }), clock, traffic: DEMO_TRAFFIC, warmupSecs: DEMO_WARMUP_SECS });
+  log.info(
+    { username: creds.username, created: report.created, skipped: report.skipped },
+    report.createdAccount ? 'demo tenant created' : 'demo tenant present',
+  );
+  const { runner, runId } = await prepareSimulation({
+    transport: injectTransport(app, { ssid: report.ssid }),
+    clock,
+    traffic: DEMO_TRAFFIC,
+    warmupSecs: DEMO_WARMUP_SECS,
+  });
   await runner.tick();
   runner.start(500);
   log.info({ runId }, `demo simulator running: log in as "${creds.username}"`);

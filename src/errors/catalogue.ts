@@ -112,7 +112,5 @@ export const analysisError = moduleError('analysis');
 
 /** The message of a code in a module's table, falling back to the general table. */
 export function messageOf(code: number, module: CatalogueModule = 'general'): string {
-  return (
-    (CATALOGUE[module] as Record<number, string>)[code] ?? (GENERAL as Record<number, string>)[code] ?? 'Error'
-  );
+  return (CATALOGUE[module] as Record<number, string>)[code] ?? (GENERAL as Record<number, string>)[code] ?? 'Error';
 }

@@ -63,8 +63,5 @@ export const ErrorEnvelopeSchema = Type.Object(
 
 /** A success body schema: the envelope's status and code plus `fields`. */
 export function SuccessSchema<P extends Record<string, TSchema>>(fields: P, description?: string) {
-  return Type.Object(
-    { status: Type.Literal('success'), code: Type.Literal(200), ...fields },
-    { additionalProperties: false, description },
-  );
+  return Type.Object({ status: Type.Literal('success'), code: Type.Literal(200), ...fields }, { additionalProperties: false, description });
 }

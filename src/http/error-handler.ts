@@ -24,7 +24,7 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
     }
     const e = err as FastifyError;
     if (e.validation) {
-      const module = ((request.routeOptions.config as { errorModule?: CatalogueModule }).errorModule ?? 'general');
+      const module = (request.routeOptions.config as { errorModule?: CatalogueModule }).errorModule ?? 'general';
       const appErr = validationError(e.validation as never, request.routeOptions.schema?.body, module);
       return reply.code(200).send(errorEnvelope(appErr.code, appErr.message));
     }

@@ -99,7 +99,12 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
         if (op.auth === false) return;
         const principal = await deps.auth.resolve(credentialsFromBody(b));
         if (!principals.includes(principal.kind)) {
-          throw fail(1015, principal.kind === 'switch' ? 'switch credentials may only ingest events, ask route/decide and read the stream' : `${principal.kind} principals may not call ${op.module}/${op.name}`);
+          throw fail(
+            1015,
+            principal.kind === 'switch'
+              ? 'switch credentials may only ingest events, ask route/decide and read the stream'
+              : `${principal.kind} principals may not call ${op.module}/${op.name}`,
+          );
         }
         if (op.permission && !principal.permissions.has(op.permission)) throw fail(1015, `missing permission ${op.permission}`);
         request.principal = principal;

@@ -44,7 +44,10 @@ function codeAt(root: SchemaNode, segments: string[], missing: boolean): number 
 
 export function validationError(errors: AjvError[], bodySchema: unknown, module: CatalogueModule): AppError {
   const first = errors[0]!;
-  const segments = first.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = first.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const missing = first.keyword === 'required';
   if (missing) segments.push(String(first.params.missingProperty));
   const code = codeAt((bodySchema ?? {}) as SchemaNode, segments, missing);

@@ -50,7 +50,28 @@ export function buildServices(ctx: AppContext) {
   const live = new LiveService(ctx, { accounts, groups, liveState });
   const queue = new QueueService(ctx, { liveState, history, events, live });
   const routing = new RoutingService(directory, liveState, dids, groups);
-  return { auth, accounts, dids, groups, roles, agents, agentLists, agentCad, contacts, dnc, blacklist, sticky, directory, history, analysis, liveState, events, live, queue, routing };
+  return {
+    auth,
+    accounts,
+    dids,
+    groups,
+    roles,
+    agents,
+    agentLists,
+    agentCad,
+    contacts,
+    dnc,
+    blacklist,
+    sticky,
+    directory,
+    history,
+    analysis,
+    liveState,
+    events,
+    live,
+    queue,
+    routing,
+  };
 }
 
 export type Services = ReturnType<typeof buildServices>;

@@ -56,7 +56,22 @@ export interface TrafficStats {
  * what happens next) and the agent side of it; TrafficModel adds the calls' flow.
  */
 export abstract class ModelState {
-  readonly stats: TrafficStats = { arrivals: 0, blocked: 0, dncSkipped: 0, queued: 0, retries: 0, offers: 0, missedOffers: 0, answered: 0, ghosts: 0, holds: 0, completed: 0, abandoned: 0, failed: 0, events: 0 };
+  readonly stats: TrafficStats = {
+    arrivals: 0,
+    blocked: 0,
+    dncSkipped: 0,
+    queued: 0,
+    retries: 0,
+    offers: 0,
+    missedOffers: 0,
+    answered: 0,
+    ghosts: 0,
+    holds: 0,
+    completed: 0,
+    abandoned: 0,
+    failed: 0,
+    events: 0,
+  };
   protected readonly rng: Rng;
   protected readonly timeline = new Timeline<Action>();
   protected readonly agents = new Map<number, Agent>();

@@ -90,7 +90,9 @@ describe('traffic model', () => {
     }
     // Ghost calls talk at most 3 s; others at least 4 s.
     const answeredAt = new Map(ofType(events, 'call.answered').map((e) => [e.callId!, e.ts]));
-    const talks = ofType(events, 'call.ended').filter((e) => answeredAt.has(e.callId!)).map((e) => e.ts - answeredAt.get(e.callId!)!);
+    const talks = ofType(events, 'call.ended')
+      .filter((e) => answeredAt.has(e.callId!))
+      .map((e) => e.ts - answeredAt.get(e.callId!)!);
     const ghosts = talks.filter((t) => t <= 3).length;
     expect(ghosts).toBe(stats.ghosts);
   });
@@ -111,7 +113,9 @@ describe('traffic model', () => {
   it('callers who lose patience abandon; with nobody logged in every call is abandoned', () => {
     const { stats, events } = run(config({ loggedInShare: 0, retryShare: 0, patienceSecs: 30 }), 2);
     expect(stats.queued).toBeGreaterThan(50);
-    expect(stats.abandoned).toBe(stats.queued - ofType(events, 'call.queued').filter((q) => !events.some((e) => e.type === 'call.ended' && e.callId === q.callId)).length);
+    expect(stats.abandoned).toBe(
+      stats.queued - ofType(events, 'call.queued').filter((q) => !events.some((e) => e.type === 'call.ended' && e.callId === q.callId)).length,
+    );
     expect(ofType(events, 'call.ringing')).toHaveLength(0);
     expect(ofType(events, 'agent.login')).toHaveLength(0);
   });
@@ -123,7 +127,11 @@ describe('traffic model', () => {
     );
     expect(stats.blocked).toBeGreaterThan(50);
     expect(ofType(events, 'call.queued').some((e) => e.caller === blockedCaller)).toBe(false);
-    const stickyCalls = new Set(ofType(events, 'call.queued').filter((e) => e.caller === '919800000002').map((e) => e.callId));
+    const stickyCalls = new Set(
+      ofType(events, 'call.queued')
+        .filter((e) => e.caller === '919800000002')
+        .map((e) => e.callId),
+    );
     const firstOffer = new Map<string, number>();
     for (const e of ofType(events, 'call.ringing')) if (!firstOffer.has(e.callId!)) firstOffer.set(e.callId!, e.agentId!);
     const toSticky = [...stickyCalls].filter((id) => firstOffer.get(id!) === 203).length;
@@ -136,7 +144,10 @@ describe('traffic model', () => {
 
   it('a share of calls is outbound (dialler campaign); outbound calls to DNC numbers are not placed', async () => {
     const dncCaller = '919800000003';
-    const { events, stats } = run(config({ unknownCallerShare: 0, outboundShare: 0.3, retryShare: 0 }), 4, 13, (r) => ({ blocked: false, dnc: r.caller === dncCaller ? -1 : 0 }));
+    const { events, stats } = run(config({ unknownCallerShare: 0, outboundShare: 0.3, retryShare: 0 }), 4, 13, (r) => ({
+      blocked: false,
+      dnc: r.caller === dncCaller ? -1 : 0,
+    }));
     const queued = ofType(events, 'call.queued');
     const outbound = queued.filter((e) => e.direction === 'outbound');
     expect((outbound.length + stats.dncSkipped) / (queued.length + stats.dncSkipped)).toBeGreaterThan(0.24);

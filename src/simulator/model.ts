@@ -74,7 +74,16 @@ export class TrafficModel extends ModelState {
     this.calls.set(call.id, call);
     this.stats.queued++;
     const { retryOf } = call;
-    this.emit({ type: 'call.queued', callId: call.id, groupId: call.groupId, did: call.did, caller: call.caller, campaignId: call.campaignId, direction: call.direction, ...(retryOf ? { retryOf } : {}) });
+    this.emit({
+      type: 'call.queued',
+      callId: call.id,
+      groupId: call.groupId,
+      did: call.did,
+      caller: call.caller,
+      campaignId: call.campaignId,
+      direction: call.direction,
+      ...(retryOf ? { retryOf } : {}),
+    });
     this.timeline.push(this.now + this.dur(this.cfg.patienceSecs), { kind: 'abandon', callId: call.id, version: call.version });
     this.waiting.push(call);
     this.dispatch();
@@ -233,5 +242,4 @@ export class TrafficModel extends ModelState {
       if (route >= 0) this.scheduleArrival(route, { of: call.id, caller: call.caller, direction: call.direction }, this.dur(this.cfg.retryDelaySecs));
     }
   }
-
 }

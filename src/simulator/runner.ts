@@ -180,7 +180,13 @@ export async function resetLiveState(transport: Transport, agentIds: number[], r
   let n = 0;
   const events: SimEvent[] = [];
   for (const call of await staleCalls(transport)) {
-    events.push({ eventId: `${runId}-reset-${++n}`, type: 'call.ended', ts, callId: call.callId, reason: call.state === 'connected' ? 'completed' : 'abandoned' });
+    events.push({
+      eventId: `${runId}-reset-${++n}`,
+      type: 'call.ended',
+      ts,
+      callId: call.callId,
+      reason: call.state === 'connected' ? 'completed' : 'abandoned',
+    });
   }
   for (const agentId of agentIds) {
     for (const type of ['agent.break.end', 'agent.wrapup.end', 'agent.logout'] as const) events.push({ eventId: `${runId}-reset-${++n}`, type, ts, agentId });

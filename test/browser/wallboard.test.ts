@@ -45,7 +45,15 @@ describe.skipIf(!hasChromium)('wallboard in a browser', () => {
     await api.call('group/create', { groupId: 55, name: 'Support' });
     await api.call('group/create', { groupId: 56, name: 'Sales' });
     const role = await api.call('role/create', { name: 'Supervisor', permissions: ['agent.view', 'agent.live', 'queue.view', 'queue.takeover'] });
-    const people: Array<[string, number]> = [['Asha Rao', 55], ['Ben Okafor', 55], ['Chen Wei', 55], ['Dana Cruz', 55], ['Eli Novak', 55], ['Farah Haddad', 55], ['Gus Lind', 56]];
+    const people: Array<[string, number]> = [
+      ['Asha Rao', 55],
+      ['Ben Okafor', 55],
+      ['Chen Wei', 55],
+      ['Dana Cruz', 55],
+      ['Eli Novak', 55],
+      ['Farah Haddad', 55],
+      ['Gus Lind', 56],
+    ];
     for (const [i, [name, group]] of people.entries()) {
       const made = await api.call('Agent/create', {
         name,
@@ -62,7 +70,16 @@ describe.skipIf(!hasChromium)('wallboard in a browser', () => {
     }
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   });

@@ -38,13 +38,19 @@ forEachDatabase('accounts and settings', (use) => {
     const upd = await h.post('/api/v2/account/updateSettings', {
       ssid: t.ssid,
       ghostThresholdSecs: 5,
-      customFields: [{ key: 'custom_region', type: 'text' }, { key: 'custom_renewal', type: 'date', required: true }],
+      customFields: [
+        { key: 'custom_region', type: 'text' },
+        { key: 'custom_renewal', type: 'date', required: true },
+      ],
     });
     expect(upd.body.data).toEqual({
       timezone: 'Asia/Kolkata',
       defaultGroupId: 55,
       ghostThresholdSecs: 5,
-      customFields: [{ key: 'custom_region', type: 'text' }, { key: 'custom_renewal', type: 'date', required: true }],
+      customFields: [
+        { key: 'custom_region', type: 'text' },
+        { key: 'custom_renewal', type: 'date', required: true },
+      ],
     });
     const cleared = await h.post('/api/v2/account/updateSettings', { ssid: t.ssid, defaultGroupId: null });
     expect((cleared.body.data as { defaultGroupId: unknown }).defaultGroupId).toBeNull();
@@ -54,7 +60,15 @@ forEachDatabase('accounts and settings', (use) => {
       [{ ghostThresholdSecs: '5' }, 1000],
       [{ customFields: [{ key: 'region', type: 'text' }] }, 1000],
       [{ customFields: [{ key: 'custom_x', type: 'colour' }] }, 1000],
-      [{ customFields: [{ key: 'custom_x', type: 'text' }, { key: 'custom_x', type: 'number' }] }, 1000],
+      [
+        {
+          customFields: [
+            { key: 'custom_x', type: 'text' },
+            { key: 'custom_x', type: 'number' },
+          ],
+        },
+        1000,
+      ],
       [{ defaultGroupId: 'abc' }, 1000],
     ] as const;
     for (const [patch, code] of bad) {

@@ -23,7 +23,7 @@ forEachDatabase('concurrent changes to an agent', (use) => {
     const h = use();
     const t = await createTenant(h);
     const g = await createGroup(h, t);
-    const [a, b] = await manyAgents(h, t, 2) as [number, number];
+    const [a, b] = (await manyAgents(h, t, 2)) as [number, number];
     // Another node (here: the test) is processing agent a.
     const owner = (await tryLock(h.db, agentLockKey(a), 60_000))!;
     expect(owner).toBeTruthy();
@@ -52,7 +52,7 @@ forEachDatabase('concurrent changes to an agent', (use) => {
   it('a lock left by a crashed process expires', async () => {
     const h = use();
     const t = await createTenant(h);
-    const [a] = await manyAgents(h, t, 1) as [number];
+    const [a] = (await manyAgents(h, t, 1)) as [number];
     // Taken a minute ago for 30 s by a process that died.
     await tryLock(h.db, agentLockKey(a), 30_000, Date.now() - 60_000);
     expect((await h.post('/api/v2/Agent/setCad', { ssid: t.ssid, agentIds: [a] })).body.status).toBe('success');

@@ -53,7 +53,10 @@ async function scenario(h: Harness, timezone?: string) {
   advance(h, 100);
   await ingestOk(h, t.ssid, [ev(h, 'call.ended', { callId: 'c1' }), ev(h, 'agent.wrapup.start', { agentId: a1 })]);
   advance(h, 20);
-  await ingestOk(h, t.ssid, [ev(h, 'call.queued', { callId: 'c2', groupId: g, did: '18005550100', caller: '919800000002' }), ev(h, 'call.ringing', { callId: 'c2', agentId: a3 })]);
+  await ingestOk(h, t.ssid, [
+    ev(h, 'call.queued', { callId: 'c2', groupId: g, did: '18005550100', caller: '919800000002' }),
+    ev(h, 'call.ringing', { callId: 'c2', agentId: a3 }),
+  ]);
   advance(h, 3);
   return { t, g, a1, a2, a3, a4 };
 }
@@ -91,7 +94,14 @@ forEachDatabase('Agent/live', (use) => {
     expect(await ids({ status: 'login' })).toEqual([a1, a2, a3]);
     expect(await ids({ filter: [{ key: 'state', val: 'break' }] })).toEqual([a2]);
     expect(await ids({ filter: [{ key: 'state', op: 'in', val: ['ringing', 'wrapup'] }] })).toEqual([a1, a3]);
-    expect(await ids({ filter: [{ key: 'state', op: 'ne', val: 'offline' }, { key: 'loginType', val: 'SIP' }] })).toEqual([a3]);
+    expect(
+      await ids({
+        filter: [
+          { key: 'state', op: 'ne', val: 'offline' },
+          { key: 'loginType', val: 'SIP' },
+        ],
+      }),
+    ).toEqual([a3]);
     expect((await h.post('/api/v2/Agent/live', { ssid: t.ssid, groupid: 987654 })).body.code).toBe(1006);
     expect((await h.post('/api/v2/Agent/live', { ssid: t.ssid, filter: [{ key: 'colour', val: 'red' }] })).body.code).toBe(1502);
     expect((await h.post('/api/v2/Agent/live', { ssid: t.ssid, filter: [{ key: 'state', val: 'sleeping' }] })).body.code).toBe(1502);

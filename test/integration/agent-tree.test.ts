@@ -63,7 +63,7 @@ forEachDatabase('agents: parent tree, visibility and deletion', (use) => {
     expect((await listAgents(h, t)).map((r) => r.unique_id)).toEqual([a, c, d]);
     expect((await agentRecord(h, t, c))!.parent).toBe(`,START,${a},`);
     expect((await agentRecord(h, t, d))!.parent).toBe(`,START,${a},${c},`);
-    expect((await listAgents(h, t, { groupid: g }))).toEqual([]);
+    expect(await listAgents(h, t, { groupid: g })).toEqual([]);
     // The row stays, flagged: the agent shows nowhere, and its e-mail can be used again.
     const row = await h.db.get<{ is_deleted: number; pre_deleted: number }>('SELECT is_deleted, pre_deleted FROM agents WHERE id = $1', [b.agentId]);
     expect(row).toEqual({ is_deleted: 1, pre_deleted: 1 });
@@ -88,18 +88,35 @@ forEachDatabase('agents: parent tree, visibility and deletion', (use) => {
     expect((await h.post('/api/v2/Agent/setCad', { ssid: s.ssid, agentIds: [outside, mine] })).body).toMatchObject({
       data: { updatedAgents: [{ agentId: String(mine), status: 'success' }], errors: [{ agentId: String(outside) }] },
     });
-    expect((await h.post('/api/v2/Agent/updateAgentGroupMapping', { ssid: s.ssid, agentId: outside, group: { [g]: { receive_call: 'Y' } } })).body.code).toBe(1509);
+    expect((await h.post('/api/v2/Agent/updateAgentGroupMapping', { ssid: s.ssid, agentId: outside, group: { [g]: { receive_call: 'Y' } } })).body.code).toBe(
+      1509,
+    );
     expect((await h.post('/api/v2/Agent/update', { ssid: s.ssid, agentId: mine, parent: outside })).body.code).toBe(1504);
     // Agents it creates land in its subtree (below itself when no parent is given).
     const created = await h.post<{ data: { agentId: number } }>('/api/v2/Agent/create', {
-      ssid: s.ssid, name: 'New Hire', email: 'new-hire@example.com', password: 'password1', phone: '9876500001',
-      call_pass: '11112222', dest_type: 'MOBILE', dest_value: '9876500001', role: sup,
+      ssid: s.ssid,
+      name: 'New Hire',
+      email: 'new-hire@example.com',
+      password: 'password1',
+      phone: '9876500001',
+      call_pass: '11112222',
+      dest_type: 'MOBILE',
+      dest_value: '9876500001',
+      role: sup,
     });
     expect(created.body.status).toBe('success');
     expect((await agentRecord(h, s, created.body.data.agentId))!.parent).toBe(`,START,${boss.agentId},`);
     const outsideParent = await h.post('/api/v2/Agent/create', {
-      ssid: s.ssid, name: 'New Hire', email: 'new-hire2@example.com', password: 'password1', phone: '9876500001',
-      call_pass: '11112222', dest_type: 'MOBILE', dest_value: '9876500001', role: sup, parent: outside,
+      ssid: s.ssid,
+      name: 'New Hire',
+      email: 'new-hire2@example.com',
+      password: 'password1',
+      phone: '9876500001',
+      call_pass: '11112222',
+      dest_type: 'MOBILE',
+      dest_value: '9876500001',
+      role: sup,
+      parent: outside,
     });
     expect(outsideParent.body.code).toBe(1504);
     // The client sees everyone.

@@ -182,7 +182,12 @@ forEachDatabase('agents: create and update', (use) => {
     const g2 = await createGroup(h, t);
     const a = await createAgent(h, t, { group: g1, favorite: 'fav', working: [{ wDays: ['SUN'], from: 0, to: 1440 }] });
     const before = (await agentRecord(h, t, a.agentId))!;
-    const upd = await h.post('/api/v2/Agent/update', { ssid: t.ssid, agentId: String(a.agentId), name: 'Renamed Person', group: { [g2]: { receive_call: 'N' } } });
+    const upd = await h.post('/api/v2/Agent/update', {
+      ssid: t.ssid,
+      agentId: String(a.agentId),
+      name: 'Renamed Person',
+      group: { [g2]: { receive_call: 'N' } },
+    });
     expect(upd.body).toMatchObject({ status: 'success', code: 200 });
     const after = (await agentRecord(h, t, a.agentId))!;
     expect(after).toEqual({
@@ -194,10 +199,17 @@ forEachDatabase('agents: create and update', (use) => {
     });
     // dest_type change must come with a destination valid for the new type.
     expect((await h.post('/api/v2/Agent/update', { ssid: t.ssid, agentId: a.agentId, dest_type: 'SIP', dest_value: '98765 43210 x' })).body.code).toBe(1510);
-    expect((await h.post('/api/v2/Agent/update', { ssid: t.ssid, agentId: a.agentId, dest_type: 'SIP', dest_value: 'agent7@pbx.local' })).body.status).toBe('success');
+    expect((await h.post('/api/v2/Agent/update', { ssid: t.ssid, agentId: a.agentId, dest_type: 'SIP', dest_value: 'agent7@pbx.local' })).body.status).toBe(
+      'success',
+    );
     expect((await h.post('/api/v2/Agent/update', { ssid: t.ssid, agentId: a.agentId, call_pass: '1' })).body.code).toBe(1519);
     expect((await h.post('/api/v2/Agent/update', { ssid: t.ssid, agentId: a.agentId, working: [{ wDays: ['XYZ'], from: 0, to: 1 }] })).body.code).toBe(1511);
-    expect((await agentRecord(h, t, a.agentId))!).toMatchObject({ dest_type: 'SIP', dest_value: 'agent7@pbx.local', call_pass: '12345678', working: before.working });
+    expect((await agentRecord(h, t, a.agentId))!).toMatchObject({
+      dest_type: 'SIP',
+      dest_value: 'agent7@pbx.local',
+      call_pass: '12345678',
+      working: before.working,
+    });
   });
 
   it('answers each field rule of an update with its code, and changes nothing', async () => {
@@ -212,12 +224,26 @@ forEachDatabase('agents: create and update', (use) => {
     const a = await createAgent(h, t);
     const before = await agentRecord(h, t, a.agentId);
     const cases: Array<[Record<string, unknown>, number]> = [
-      [{ role: foreignRole }, 1503], [{ role: 'admin' }, 1503], [{ parent: foreignAgent }, 1504], [{ parent: gone }, 1504],
-      [{ group: { [foreignGroup]: { receive_call: 'Y' } } }, 1505], [{ group: { '1': { receive_call: 'X' } } }, 1505],
-      [{ status: 3 }, 1508], [{ dest_value: 'sip:x' }, 1510], [{ working: [{ wDays: ['MON'], from: 60, to: 30 }] }, 1511],
-      [{ email: taken.email }, 1512], [{ dest_type: 'FAX' }, 1513], [{ phone: '123' }, 1514], [{ name: '...' }, 1515],
-      [{ allowDid: [foreignDid] }, 1516], [{ allowDid: 'x1' }, 1516], [{ call_pass: 'abcdefgh' }, 1519], [{ favorite: 'a\tb' }, 1528],
-      [{ email: 'nope' }, 1000], [{ password: 'short' }, 1000], [{ name: 'Valid Name', role: foreignRole }, 1503],
+      [{ role: foreignRole }, 1503],
+      [{ role: 'admin' }, 1503],
+      [{ parent: foreignAgent }, 1504],
+      [{ parent: gone }, 1504],
+      [{ group: { [foreignGroup]: { receive_call: 'Y' } } }, 1505],
+      [{ group: { '1': { receive_call: 'X' } } }, 1505],
+      [{ status: 3 }, 1508],
+      [{ dest_value: 'sip:x' }, 1510],
+      [{ working: [{ wDays: ['MON'], from: 60, to: 30 }] }, 1511],
+      [{ email: taken.email }, 1512],
+      [{ dest_type: 'FAX' }, 1513],
+      [{ phone: '123' }, 1514],
+      [{ name: '...' }, 1515],
+      [{ allowDid: [foreignDid] }, 1516],
+      [{ allowDid: 'x1' }, 1516],
+      [{ call_pass: 'abcdefgh' }, 1519],
+      [{ favorite: 'a\tb' }, 1528],
+      [{ email: 'nope' }, 1000],
+      [{ password: 'short' }, 1000],
+      [{ name: 'Valid Name', role: foreignRole }, 1503],
     ];
     for (const [patch, code] of cases) {
       const res = await h.post('/api/v2/Agent/update', { ssid: t.ssid, agentId: a.agentId, ...patch });

@@ -22,7 +22,11 @@ forEachDatabase('analysis/hits: answers of past days kept per node', (use) => {
   const days = (first: string, last: string) => ({ key: 'date', condi: 'range', val: `${first} 00:00:00,${last} 23:59:59` });
   const hourly = { breakDown: 'agentId', disPlay: 'hour', multi: true, filter: [days('01-10-2026', '01-12-2026')], fields: 'TC,AC,CA,PM,CM,FR_CAN_FR_PM_N' };
   const daily = { breakDown: 'groupId', disPlay: 'date', multi: true, filter: [days('01-10-2026', '01-12-2026')], fields: 'TC,AC,UC,CA' };
-  const ask = async (app: { inject: Harness['app']['inject'] }, body: object) => (await app.inject({ method: 'POST', url: '/api/v2/analysis/hits', payload: { ssid: s.ssid, ...body } })).json() as { code: number; data: Record<string, Record<string, Record<string, number>>> };
+  const ask = async (app: { inject: Harness['app']['inject'] }, body: object) =>
+    (await app.inject({ method: 'POST', url: '/api/v2/analysis/hits', payload: { ssid: s.ssid, ...body } })).json() as {
+      code: number;
+      data: Record<string, Record<string, Record<string, number>>>;
+    };
   const inTx = (db: Database, fn: (tx: Database) => Promise<void>) => db.transaction(async (tx) => fn(tx as Database));
 
   beforeAll(async () => {
@@ -37,7 +41,12 @@ forEachDatabase('analysis/hits: answers of past days kept per node', (use) => {
     await store(
       h,
       call(s.accountId, 'a', D + 9 * 3600, { offers: [{ agent: 101, ring: 5, answered: true }] }),
-      call(s.accountId, 'b', D + 86400 + 10 * 3600, { offers: [{ agent: 101, ring: 5 }, { agent: 102, ring: 3, answered: true }] }),
+      call(s.accountId, 'b', D + 86400 + 10 * 3600, {
+        offers: [
+          { agent: 101, ring: 5 },
+          { agent: 102, ring: 3, answered: true },
+        ],
+      }),
       call(s.accountId, 'c', D + 2 * 86400 + 11 * 3600, { groupId: 56, offers: [{ agent: 103, ring: 7 }] }),
     );
     return async () => {
@@ -99,13 +108,17 @@ forEachDatabase('analysis/hits: answers of past days kept per node', (use) => {
     const t = await createTenant(h);
     const records: CallRecord[] = [];
     for (let agent = 1; agent <= 40; agent++) {
-      for (let hour = 0; hour < 48; hour++) records.push(call(t.accountId, `big-${agent}-${hour}`, D + 10 * 86400 + hour * 3600 + agent, { offers: [{ agent, ring: 3, answered: hour % 2 === 0 }] }));
+      for (let hour = 0; hour < 48; hour++)
+        records.push(
+          call(t.accountId, `big-${agent}-${hour}`, D + 10 * 86400 + hour * 3600 + agent, { offers: [{ agent, ring: 3, answered: hour % 2 === 0 }] }),
+        );
     }
     await inTx(h.db, async (tx) => {
       for (const r of records) await callHistory(tx).record(tx, r.accountId, [r]);
     });
     const body = { ssid: t.ssid, breakDown: 'agentId', disPlay: 'hour', multi: true, filter: [days('01-20-2026', '01-21-2026')] };
-    const ask2 = (app: { inject: Harness['app']['inject'] }) => app.inject({ method: 'POST', url: '/api/v2/analysis/hits', payload: body, headers: { origin: 'https://crm.example' } });
+    const ask2 = (app: { inject: Harness['app']['inject'] }) =>
+      app.inject({ method: 'POST', url: '/api/v2/analysis/hits', payload: body, headers: { origin: 'https://crm.example' } });
     for (let round = 0; round < 2; round++) {
       const res = await ask2(h.app);
       expect(res.statusCode).toBe(200);
@@ -153,7 +166,14 @@ forEachDatabase('analysis/hits: answers of past days kept per node', (use) => {
   it('roll-up writers of one account running at once all commit (no deadlock on shared counters and marks)', async () => {
     const t = await createTenant(h);
     const calls = (tag: string, order: number[]) =>
-      order.map((d) => call(t.accountId, `${tag}-${d}`, D + d * 86400 + 3600, { offers: [{ agent: 1 + (d % 2), ring: 2, answered: true }, { agent: 3, ring: 1 }] }));
+      order.map((d) =>
+        call(t.accountId, `${tag}-${d}`, D + d * 86400 + 3600, {
+          offers: [
+            { agent: 1 + (d % 2), ring: 2, answered: true },
+            { agent: 3, ring: 1 },
+          ],
+        }),
+      );
     // Each transaction stores calls of the same days and cells, half of them in the opposite order.
     const writers = Array.from({ length: 8 }, (_, i) =>
       // On PostgreSQL through two nodes' pools; SQLite is one writer per file (one connection here).
@@ -176,12 +196,17 @@ forEachDatabase('analysis/hits: answers of past days kept per node', (use) => {
       const t = await createTenant(h, { timezone: tz });
       const records: CallRecord[] = [];
       // A call every 50 minutes over the three local days.
-      for (let at = start - 86400; at < end; at += 3000) records.push(call(t.accountId, `z${at}`, at, { offers: [{ agent: 1 + (at % 2), ring: 2, answered: true }] }));
+      for (let at = start - 86400; at < end; at += 3000)
+        records.push(call(t.accountId, `z${at}`, at, { offers: [{ agent: 1 + (at % 2), ring: 2, answered: true }] }));
       await inTx(h.db, async (tx) => {
         for (const r of records) await callHistory(tx).record(tx, r.accountId, [r]);
       });
       const local = (at: number) => {
-        const p = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(at * 1000)).map((x) => [x.type, x.value]));
+        const p = Object.fromEntries(
+          new Intl.DateTimeFormat('en-US', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' })
+            .formatToParts(new Date(at * 1000))
+            .map((x) => [x.type, x.value]),
+        );
         return `${p.month}-${p.day}-${p.year}`;
       };
       for (const disPlay of displays) {

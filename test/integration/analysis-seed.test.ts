@@ -17,7 +17,10 @@ forEachDatabase('seed --calls and seed --analysis-rebuild', (use) => {
     expect(run.code, run.output).toBe(0);
     expect(run.output).toMatch(/calls\/s/);
     expect(JSON.parse(run.stdout.trim().split('\n').pop()!)).toMatchObject({ accountId: String(s.accountId), calls: 3000 });
-    const count = await h.db.get<{ n: number; lo: number; hi: number }>('SELECT COUNT(*) AS n, MIN(queued_at) AS lo, MAX(queued_at) AS hi FROM calls WHERE account_id = $1', [s.accountId]);
+    const count = await h.db.get<{ n: number; lo: number; hi: number }>(
+      'SELECT COUNT(*) AS n, MIN(queued_at) AS lo, MAX(queued_at) AS hi FROM calls WHERE account_id = $1',
+      [s.accountId],
+    );
     expect(Number(count!.n)).toBe(3000);
     expect(Number((await h.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM groups WHERE account_id = $1', [s.accountId]))!.n)).toBe(20);
     expect(Number((await h.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM agents WHERE account_id = $1', [s.accountId]))!.n)).toBe(200);
@@ -27,7 +30,13 @@ forEachDatabase('seed --calls and seed --analysis-rebuild', (use) => {
     const all = async (breakDown: string) => (await h.post('/api/v2/analysis/hits', { ssid: s.ssid, breakDown })).body.data;
     // A range of seconds around every call is not whole days: the raw path counts it.
     const raw = async (breakDown: string) =>
-      (await h.post('/api/v2/analysis/hits', { ssid: s.ssid, breakDown, filter: [{ key: 'date', condi: 'range', val: `${Math.floor(Number(count!.lo)) - 7},${Math.ceil(Number(count!.hi)) + 7}` }] })).body.data;
+      (
+        await h.post('/api/v2/analysis/hits', {
+          ssid: s.ssid,
+          breakDown,
+          filter: [{ key: 'date', condi: 'range', val: `${Math.floor(Number(count!.lo)) - 7},${Math.ceil(Number(count!.hi)) + 7}` }],
+        })
+      ).body.data;
     for (const b of ['agentId', 'groupId', 'did', 'campaignId']) expect(await all(b)).toEqual(await raw(b));
     const groups = (await all('groupId')) as Record<string, Record<string, number>>;
     const total = Object.values(groups).reduce((n, g) => n + g.UC!, 0);

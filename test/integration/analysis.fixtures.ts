@@ -67,13 +67,32 @@ export function replace(h: Harness, old: CallRecord, next: CallRecord): Promise<
 export function workedExample(accountId: number): CallRecord[] {
   return [
     // c1: missed by 101, answered by 102 (missed then answered elsewhere).
-    call(accountId, 'c1', D + 10 * 3600, { offers: [{ agent: 101, ring: 10 }, { agent: 102, ring: 4, answered: true }], talkSecs: 60, holdSecs: 20 }),
+    call(accountId, 'c1', D + 10 * 3600, {
+      offers: [
+        { agent: 101, ring: 10 },
+        { agent: 102, ring: 4, answered: true },
+      ],
+      talkSecs: 60,
+      holdSecs: 20,
+    }),
     // c2: missed by 101 and 103 (missed by all).
-    call(accountId, 'c2', D + 11 * 3600, { offers: [{ agent: 101, ring: 15 }, { agent: 103, ring: 15 }] }),
+    call(accountId, 'c2', D + 11 * 3600, {
+      offers: [
+        { agent: 101, ring: 15 },
+        { agent: 103, ring: 15 },
+      ],
+    }),
     // c3: retry of c2, answered by 103 after 2 s of talk (ghost).
     call(accountId, 'c3', D + 11 * 3600 + 1800, { retryOf: 'c2', offers: [{ agent: 103, ring: 6, answered: true }], talkSecs: 2 }),
     // c4: next day, group 56, answered by 101, 30 s on hold.
-    call(accountId, 'c4', D + 86400 + 5 * 3600, { groupId: 56, did: '9200', campaignId: 'camp-b', offers: [{ agent: 101, ring: 2, answered: true }], talkSecs: 100, holdSecs: 30 }),
+    call(accountId, 'c4', D + 86400 + 5 * 3600, {
+      groupId: 56,
+      did: '9200',
+      campaignId: 'camp-b',
+      offers: [{ agent: 101, ring: 2, answered: true }],
+      talkSecs: 100,
+      holdSecs: 30,
+    }),
     // c5: abandoned in the queue, never offered: counts nowhere.
     call(accountId, 'c5', D + 12 * 3600),
     // c6: group 57, missed by 104, never retried.

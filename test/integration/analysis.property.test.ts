@@ -34,11 +34,19 @@ const queryArb = fc.record({
   range: fc.constantFrom('days', 'hours', 'seconds', 'none'),
   filters: fc.array(
     fc.oneof(
-      fc.record({ key: fc.constant('agentId'), condi: fc.constantFrom('eq', 'ne', 'in'), val: fc.subarray(AGENTS.map(String), { minLength: 1, maxLength: 2 }) }),
+      fc.record({
+        key: fc.constant('agentId'),
+        condi: fc.constantFrom('eq', 'ne', 'in'),
+        val: fc.subarray(AGENTS.map(String), { minLength: 1, maxLength: 2 }),
+      }),
       fc.record({ key: fc.constant('groupId'), condi: fc.constantFrom('eq', 'ne', 'in'), val: fc.subarray(['1', '2'], { minLength: 1, maxLength: 2 }) }),
       fc.record({ key: fc.constant('did'), condi: fc.constantFrom('eq', 'ne', 'in'), val: fc.subarray(['d1', 'd2'], { minLength: 1, maxLength: 2 }) }),
       fc.record({ key: fc.constant('campaignId'), condi: fc.constantFrom('eq', 'ne'), val: fc.subarray(['k1', 'k2'], { minLength: 1, maxLength: 1 }) }),
-      fc.record({ key: fc.constant('direction'), condi: fc.constantFrom('eq', 'ne'), val: fc.subarray(['inbound', 'outbound'], { minLength: 1, maxLength: 1 }) }),
+      fc.record({
+        key: fc.constant('direction'),
+        condi: fc.constantFrom('eq', 'ne'),
+        val: fc.subarray(['inbound', 'outbound'], { minLength: 1, maxLength: 1 }),
+      }),
     ),
     { maxLength: 2 },
   ),
@@ -53,12 +61,28 @@ function toRecords(accountId: number, specs: CallSpec[]): { final: CallRecord; e
     const answered = hits.some((h) => h.answered) || s.answeredWithoutHit;
     const retryOf = s.retryIx !== null && s.retryIx !== i && s.retryIx < specs.length ? `p${s.retryIx}` : null;
     const final: CallRecord = {
-      accountId, callId: `p${i}`, queuedAt: D + s.offset, endedAt: D + s.offset + 100, groupId: s.groupId, did: s.did, campaignId: s.campaignId,
-      direction: s.direction, caller: null, retryOf, answeredBy: answered ? 1 : null, answeredAt: answered ? D + s.offset + 5 : null,
-      talkSecs: answered ? s.talkSecs : 0, holdSecs: answered ? s.holdSecs : 0, waitSecs: 5, outcome: answered ? 'completed' : 'abandoned', hits,
+      accountId,
+      callId: `p${i}`,
+      queuedAt: D + s.offset,
+      endedAt: D + s.offset + 100,
+      groupId: s.groupId,
+      did: s.did,
+      campaignId: s.campaignId,
+      direction: s.direction,
+      caller: null,
+      retryOf,
+      answeredBy: answered ? 1 : null,
+      answeredAt: answered ? D + s.offset + 5 : null,
+      talkSecs: answered ? s.talkSecs : 0,
+      holdSecs: answered ? s.holdSecs : 0,
+      waitSecs: 5,
+      outcome: answered ? 'completed' : 'abandoned',
+      hits,
     };
     // An earlier version: still unanswered, fewer offers (then a late event completes it).
-    const early: CallRecord | null = s.late ? { ...final, hits: hits.slice(0, 1).map((h) => ({ ...h, answered: false })), answeredAt: null, answeredBy: null, talkSecs: 0, holdSecs: 0 } : null;
+    const early: CallRecord | null = s.late
+      ? { ...final, hits: hits.slice(0, 1).map((h) => ({ ...h, answered: false })), answeredAt: null, answeredBy: null, talkSecs: 0, holdSecs: 0 }
+      : null;
     return { final, early };
   });
 }
@@ -66,7 +90,8 @@ function toRecords(accountId: number, specs: CallSpec[]): { final: CallRecord; e
 const fmt = new Map<string, Intl.DateTimeFormat>();
 function label(tz: string, at: number, disPlay: string): string {
   let f = fmt.get(tz);
-  if (!f) fmt.set(tz, (f = new Intl.DateTimeFormat('en-CA', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit' })));
+  if (!f)
+    fmt.set(tz, (f = new Intl.DateTimeFormat('en-CA', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit' })));
   const p = Object.fromEntries(f.formatToParts(new Date(at * 1000)).map((x) => [x.type, x.value]));
   return disPlay === 'date' ? `${p.year}-${p.month}-${p.day}` : disPlay === 'month' ? `${p.year}-${p.month}` : `${p.year}-${p.month}-${p.day} ${p.hour}:00`;
 }
@@ -76,10 +101,14 @@ function bruteForce(calls: CallRecord[], q: QuerySpec, range: [number, number] |
   const r2 = (x: number) => Math.round(x * 100) / 100;
   const answeredRetry = new Set(calls.filter((c) => c.retryOf && c.answeredAt !== null).map((c) => c.retryOf));
   const cells = new Map<string, Map<string, { hits: CallRecord['hits']; call: CallRecord }[]>>();
-  const matches = (v: string | null, f: QuerySpec['filters'][number]) => (f.condi === 'ne' ? v === null || !f.val.includes(v) : v !== null && f.val.includes(v));
+  const matches = (v: string | null, f: QuerySpec['filters'][number]) =>
+    f.condi === 'ne' ? v === null || !f.val.includes(v) : v !== null && f.val.includes(v);
   for (const c of calls) {
     if (range && (c.queuedAt < range[0] || c.queuedAt >= range[1])) continue;
-    const attr = { groupId: c.groupId === null ? null : String(c.groupId), did: c.did, campaignId: c.campaignId, direction: c.direction } as Record<string, string | null>;
+    const attr = { groupId: c.groupId === null ? null : String(c.groupId), did: c.did, campaignId: c.campaignId, direction: c.direction } as Record<
+      string,
+      string | null
+    >;
     if (!q.filters.every((f) => f.key === 'agentId' || matches(attr[f.key]!, f))) continue;
     const hits = c.hits.filter((h) => q.filters.every((f) => f.key !== 'agentId' || matches(String(h.agentId), f)));
     const groups = new Map<string, CallRecord['hits']>();
@@ -103,8 +132,17 @@ function bruteForce(calls: CallRecord[], q: QuerySpec, range: [number, number] |
     const cm = rest.filter((x) => x.call.answeredAt === null);
     const fr = (l: typeof list) => l.filter((x) => x.call.retryOf !== null).length;
     return {
-      TC: all.length, AC: all.filter((h) => h.answered).length, MC: all.filter((h) => !h.answered).length, UC: list.length, CA: ca.length, PM: pm.length, CM: cm.length,
-      FR_UC: fr(list), FR_CA: fr(ca), FR_PM: fr(pm), FR_CM: fr(cm),
+      TC: all.length,
+      AC: all.filter((h) => h.answered).length,
+      MC: all.filter((h) => !h.answered).length,
+      UC: list.length,
+      CA: ca.length,
+      PM: pm.length,
+      CM: cm.length,
+      FR_UC: fr(list),
+      FR_CA: fr(ca),
+      FR_PM: fr(pm),
+      FR_CM: fr(cm),
       FR_CAN_FR_PM_N: list.filter((x) => x.call.answeredAt === null && answeredRetry.has(x.call.callId)).length,
       GH_UC: ca.filter((x) => x.call.talkSecs <= ghost).length,
       avgRingTime: all.length ? r2(all.reduce((n, h) => n + h.ringSecs, 0) / all.length) : null,
@@ -129,7 +167,20 @@ function wallRange(val: string, tz: string): [number, number] {
     const wall = Date.UTC(y!, mo! - 1, d!, hh!, mi!, ss!) / 1000;
     // Find the UTC instant whose local wall clock is `wall` (zones here have one offset around January).
     const off = (t: number) => {
-      const p = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }).formatToParts(new Date(t * 1000)).map((x) => [x.type, Number(x.value)]));
+      const p = Object.fromEntries(
+        new Intl.DateTimeFormat('en-US', {
+          timeZone: tz,
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: 'numeric',
+          day: 'numeric',
+          hour: 'numeric',
+          minute: 'numeric',
+          second: 'numeric',
+        })
+          .formatToParts(new Date(t * 1000))
+          .map((x) => [x.type, Number(x.value)]),
+      );
       return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) / 1000 - t;
     };
     return wall - off(wall);
@@ -169,7 +220,10 @@ forEachDatabase('analysis/hits equals a brute-force count (property)', (use) => 
             for (const q of queries) {
               const r = rangeOf(q.range);
               const range = r ? (r.wall ? wallRange(r.val, tz) : r.range) : null;
-              const filter = [...(r ? [{ key: 'date', condi: 'range', val: r.val }] : []), ...q.filters.map((f) => ({ ...f, val: f.condi === 'in' ? f.val : f.val[0] }))];
+              const filter = [
+                ...(r ? [{ key: 'date', condi: 'range', val: r.val }] : []),
+                ...q.filters.map((f) => ({ ...f, val: f.condi === 'in' ? f.val : f.val[0] })),
+              ];
               const fixed = { ...q, filters: q.filters.map((f) => (f.condi === 'in' ? f : { ...f, val: [f.val[0]!] })) };
               const expected = bruteForce(records, fixed, range, tz, ghost);
               const res = await h.post('/api/v2/analysis/hits', { ssid: s.ssid, breakDown: q.breakDown, disPlay: q.disPlay, multi: q.multi, filter });
@@ -179,9 +233,15 @@ forEachDatabase('analysis/hits equals a brute-force count (property)', (use) => 
           };
           // Asked before the late versions arrive too: answers of past days kept in memory
           // (day-cache.ts) must not outlive a change of those days.
-          await check(recs.map((r) => r.early ?? r.final), 'before late versions');
+          await check(
+            recs.map((r) => r.early ?? r.final),
+            'before late versions',
+          );
           for (const i of order) if (recs[i]!.early) await replace(h, recs[i]!.early!, recs[i]!.final);
-          await check(recs.map((r) => r.final), 'after late versions');
+          await check(
+            recs.map((r) => r.final),
+            'after late versions',
+          );
         },
       ),
       { numRuns: Number(process.env.ANALYSIS_PROPERTY_RUNS ?? 40) },

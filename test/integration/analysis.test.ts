@@ -85,13 +85,20 @@ forEachDatabase('analysis/hits: counters of the worked example', (use) => {
 
   it('date formats: dashes, slashes, spaces, Unix seconds, date only', async () => {
     for (const val of ['01 10 2026 00:00:00,01 11 2026 23:59:59', `${D},${D + 2 * 86400 - 1}`, '01-10-2026,01-11-2026']) {
-      expect(await data({ filter: [{ key: 'date', condi: 'range', val }], fields: 'TC' })).toEqual({ '101': { TC: 3 }, '102': { TC: 1 }, '103': { TC: 2 }, '104': { TC: 1 } });
+      expect(await data({ filter: [{ key: 'date', condi: 'range', val }], fields: 'TC' })).toEqual({
+        '101': { TC: 3 },
+        '102': { TC: 1 },
+        '103': { TC: 2 },
+        '104': { TC: 1 },
+      });
     }
   });
 
   it('fields: TH alias, fileds spelling, comma string or array', async () => {
     expect(await data({ fileds: 'TH', filter: [RANGE, { key: 'agentId', condi: 'eq', val: 101 }] })).toEqual({ '101': { TH: 3 } });
-    expect(await data({ fields: ['avgRingTime', 'GH_UC'], filter: [RANGE, { key: 'agentId', condi: 'eq', val: 103 }] })).toEqual({ '103': { avgRingTime: 10.5, GH_UC: 1 } });
+    expect(await data({ fields: ['avgRingTime', 'GH_UC'], filter: [RANGE, { key: 'agentId', condi: 'eq', val: 103 }] })).toEqual({
+      '103': { avgRingTime: 10.5, GH_UC: 1 },
+    });
   });
 
   it('1001: unparseable date, unknown counter, bad breakDown / disPlay / condi; 1586: nothing matches', async () => {
@@ -141,7 +148,10 @@ forEachDatabase('analysis/hits: retries, late versions, time zones', (use) => {
   let h: Harness;
   const fields = 'TC,UC,CA,PM,CM,FR_UC,FR_CA,FR_CAN_FR_PM_N';
   const byAgent = async (ssid: string, val = '01-10-2026 00:00:00,01-11-2026 23:59:59') =>
-    (await h.post('/api/v2/analysis/hits', { ssid, filter: [{ key: 'date', condi: 'range', val }], fields })).body.data as Record<string, Record<string, number>>;
+    (await h.post('/api/v2/analysis/hits', { ssid, filter: [{ key: 'date', condi: 'range', val }], fields })).body.data as Record<
+      string,
+      Record<string, number>
+    >;
   beforeAll(() => {
     h = use();
   });
@@ -152,7 +162,8 @@ forEachDatabase('analysis/hits: retries, late versions, time zones', (use) => {
     await store(h, c3!, c6!, c4!);
     await store(h, c5!, c2!, c1!);
     const d = await byAgent(s.ssid);
-    for (const [agent, expected] of Object.entries(BY_AGENT)) expect(d[agent]).toMatchObject({ FR_CAN_FR_PM_N: expected.FR_CAN_FR_PM_N, UC: expected.UC, CM: expected.CM });
+    for (const [agent, expected] of Object.entries(BY_AGENT))
+      expect(d[agent]).toMatchObject({ FR_CAN_FR_PM_N: expected.FR_CAN_FR_PM_N, UC: expected.UC, CM: expected.CM });
   });
 
   it('rows written for a whole batch before the batch is applied (bulk ingest) count each retry flag once', async () => {

@@ -14,7 +14,10 @@ forEachDatabase('authentication', (use) => {
 
   it('refuses a wrong password or an unknown user with 1014', async () => {
     const h = use();
-    for (const body of [{ ...OPERATOR, password: 'wrong-password' }, { username: 'nobody', password: 'whatever1' }]) {
+    for (const body of [
+      { ...OPERATOR, password: 'wrong-password' },
+      { username: 'nobody', password: 'whatever1' },
+    ]) {
       const res = await h.post('/api/v2/auth/login', body);
       expect(res.body).toMatchObject({ status: 'error', code: 1014 });
     }

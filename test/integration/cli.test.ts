@@ -74,7 +74,14 @@ for (const dialect of testDialects()) {
       const p = await startServerProcess({ env: t.env });
       try {
         const body = JSON.stringify({ username: 'operator', password: 'operator-password' });
-        const req = http.request({ host: '127.0.0.1', port: p.port, method: 'POST', path: '/api/v2/auth/login', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } });
+        const req = http.request({
+          host: '127.0.0.1',
+          port: p.port,
+          method: 'POST',
+          path: '/api/v2/auth/login',
+          agent: false,
+          headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+        });
         const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
           req.on('response', (res) => {
             let text = '';

@@ -30,7 +30,9 @@ forEachDatabase('typed client', (use) => {
   });
 
   it('throws an ApiError carrying the code for an error envelope (wrong password: 1014 on HTTP 200)', async () => {
-    const err = await client().login(tenant.username, 'wrong-password').catch((e: unknown) => e);
+    const err = await client()
+      .login(tenant.username, 'wrong-password')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe(1014);
     expect((err as ApiError).httpStatus).toBe(200);
@@ -119,7 +121,9 @@ forEachDatabase('typed client', (use) => {
     };
     try {
       await until('event: ready');
-      const ingest = await c.call('events/ingest', { events: [{ eventId: 'client-stream-1', type: 'call.queued', ts: 1_700_000_000, callId: 'client-call-1', caller: '919800011122' }] });
+      const ingest = await c.call('events/ingest', {
+        events: [{ eventId: 'client-stream-1', type: 'call.queued', ts: 1_700_000_000, callId: 'client-call-1', caller: '919800011122' }],
+      });
       expect(ingest.data).toMatchObject({ accepted: 1, duplicates: 0, errors: [] });
       await until('client-call-1');
       expect(text).toMatch(/event: call\ndata: \{[^\n]*"callId":"client-call-1"[^\n]*"state":"queued"/);

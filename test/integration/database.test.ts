@@ -36,7 +36,10 @@ for (const dialect of testDialects()) {
       const t = await freshDatabase(dialect);
       try {
         await migrate(t.db);
-        for (const [account, id] of [[1, 7], [2, 7]]) {
+        for (const [account, id] of [
+          [1, 7],
+          [2, 7],
+        ]) {
           await tenant(t.db, account!).run('INSERT INTO groups (account_id, group_id, name, created_at) VALUES ($1, $2, $3, 0)', [id, `g${account}`]);
         }
         const mine = await tenant(t.db, 1).all<{ name: string }>('SELECT name FROM groups WHERE account_id = $1', []);
@@ -62,7 +65,9 @@ for (const dialect of testDialects()) {
         }
         // The escape: run as written, parameters as given (no account id added as $1).
         const ids = (await loadMigrations()).map((m) => m.id);
-        const rows = await q.untenanted<{ n: number }>('migration bookkeeping, not tenant data', 'SELECT COUNT(*) AS n FROM schema_migrations WHERE id = $1', [ids[0]]);
+        const rows = await q.untenanted<{ n: number }>('migration bookkeeping, not tenant data', 'SELECT COUNT(*) AS n FROM schema_migrations WHERE id = $1', [
+          ids[0],
+        ]);
         expect(rows.map((r) => Number(r.n))).toEqual([1]);
         await expect(q.untenanted(' ', 'SELECT COUNT(*) AS n FROM schema_migrations')).rejects.toThrow(/reason/);
         // The guard still holds after the escape was used.
@@ -175,4 +180,3 @@ describe('an unreachable database', () => {
     }
   });
 });
-

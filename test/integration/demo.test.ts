@@ -26,7 +26,12 @@ forEachDatabase('demo tenant', (use) => {
     expect(first.createdAccount).toBe(true);
     expect(first.created).toEqual({ groups: 4, dids: 4, roles: 3, agents: 20, contacts: 300 });
     const again = await seedDemo(h.app, h.services.accounts, h.clock, CREDS);
-    expect(again).toMatchObject({ createdAccount: false, accountId: first.accountId, skipped: [], created: { groups: 0, dids: 0, roles: 0, agents: 0, contacts: 0 } });
+    expect(again).toMatchObject({
+      createdAccount: false,
+      accountId: first.accountId,
+      skipped: [],
+      created: { groups: 0, dids: 0, roles: 0, agents: 0, contacts: 0 },
+    });
 
     const s = await login(h, CREDS.username, CREDS.password);
     const groups = (await h.post('/api/v2/group/list', { ssid: s.ssid })).body.data as { groupId: number; agentCount: number }[];
@@ -50,7 +55,13 @@ forEachDatabase('demo tenant', (use) => {
   it('the demo warm-up replays five minutes at once: calls are in progress on the first look', async () => {
     const h = use();
     const { ssid } = await seedDemo(h.app, h.services.accounts, h.clock, CREDS);
-    const { runner, model } = await prepareSimulation({ transport: injectTransport(h.app, { ssid }), clock: h.clock, traffic: DEMO_TRAFFIC, warmupSecs: DEMO_WARMUP_SECS, seed: 8 });
+    const { runner, model } = await prepareSimulation({
+      transport: injectTransport(h.app, { ssid }),
+      clock: h.clock,
+      traffic: DEMO_TRAFFIC,
+      warmupSecs: DEMO_WARMUP_SECS,
+      seed: 8,
+    });
     await runner.tick();
     expect(runner.progress.errors).toBe(0);
     expect(model.stats.queued).toBeGreaterThan(10);
@@ -65,7 +76,12 @@ forEachDatabase('demo tenant', (use) => {
   it('a short in-process simulation makes agents and calls live; shutdown clears them', async () => {
     const h = use();
     const { ssid } = await seedDemo(h.app, h.services.accounts, h.clock, CREDS);
-    const { runner, model } = await prepareSimulation({ transport: injectTransport(h.app, { ssid }), clock: h.clock, traffic: { ...DEMO_TRAFFIC, ratePerMin: 20 }, seed: 5 });
+    const { runner, model } = await prepareSimulation({
+      transport: injectTransport(h.app, { ssid }),
+      clock: h.clock,
+      traffic: { ...DEMO_TRAFFIC, ratePerMin: 20 },
+      seed: 5,
+    });
     // Ten simulated minutes in 5-second steps, on the manual clock: no sleeping.
     for (let i = 0; i < 120; i++) {
       h.clock.advance(5000);

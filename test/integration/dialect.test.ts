@@ -24,7 +24,14 @@ for (const dialect of testDialects()) {
           { name: 'name', pg: 'text' as const },
           { name: 'created_at', pg: 'bigint' as const },
         ];
-        await bulkWrite(q, 'groups', columns, ['group_id'], [1, 2, 3].map((g) => ({ group_id: g, name: `g${g}`, created_at: 0 })), 'nothing');
+        await bulkWrite(
+          q,
+          'groups',
+          columns,
+          ['group_id'],
+          [1, 2, 3].map((g) => ({ group_id: g, name: `g${g}`, created_at: 0 })),
+          'nothing',
+        );
         // Update on conflict; skip on conflict.
         await bulkWrite(q, 'groups', columns, ['group_id'], [{ group_id: 2, name: 'two', created_at: 5 }], 'update');
         await bulkWrite(q, 'groups', columns, ['group_id'], [{ group_id: 3, name: 'three', created_at: 5 }], 'nothing');
@@ -36,7 +43,9 @@ for (const dialect of testDialects()) {
         const names = inList(q, 'name', 2, ['g3', 'other']);
         expect(await q.all(`SELECT group_id FROM groups WHERE account_id = $1 AND ${names.sql}`, [names.param])).toEqual([{ group_id: 3 }]);
 
-        const packed = await q.all<{ p: string }>(`SELECT ${ops.packedIntegers(['group_id', 'created_at', '-group_id'])} AS p FROM groups WHERE account_id = $1 ORDER BY group_id`);
+        const packed = await q.all<{ p: string }>(
+          `SELECT ${ops.packedIntegers(['group_id', 'created_at', '-group_id'])} AS p FROM groups WHERE account_id = $1 ORDER BY group_id`,
+        );
         expect(packed.map((r) => r.p)).toEqual(['1,0,-1', '2,5,-2', '3,0,-3']);
 
         await t.db.transaction(async (tx) => {

@@ -16,7 +16,15 @@ forEachDatabase('directory: contacts', (use) => {
     const res = await post(h, 'create', {
       ssid: t.ssid,
       contact: '+91 98765-43210',
-      contactinfo: { name: 'Asha K. Rao', email: 'asha@example.com', dob: '29-02-2000', address: '1 MG Road', company: 'Acme', designation: 'CTO', custom_region: 'South' },
+      contactinfo: {
+        name: 'Asha K. Rao',
+        email: 'asha@example.com',
+        dob: '29-02-2000',
+        address: '1 MG Road',
+        company: 'Acme',
+        designation: 'CTO',
+        custom_region: 'South',
+      },
       other: { totalcalls: 4, source: 2, vip: true, blacklist: false, lastcalltime: '01-11-2026', obd: 'done' },
     });
     expect(res.body).toEqual({ status: 'success', code: 200, message: 'Contact created', data: { contact: '919876543210' } });
@@ -25,7 +33,16 @@ forEachDatabase('directory: contacts', (use) => {
     expect(info.body).toEqual({
       status: 'success',
       code: 200,
-      Cu: { mobile: 919876543210, Name: 'Asha K. Rao', Email: 'asha@example.com', Address: '1 MG Road', Company: 'Acme', Designation: 'CTO', DOB: '29-02-2000', custom_region: 'South' },
+      Cu: {
+        mobile: 919876543210,
+        Name: 'Asha K. Rao',
+        Email: 'asha@example.com',
+        Address: '1 MG Road',
+        Company: 'Acme',
+        Designation: 'CTO',
+        DOB: '29-02-2000',
+        custom_region: 'South',
+      },
     });
     const all = await post(h, 'getInfo', { ssid: t.ssid, cn: '919876543210', field: 'all' });
     const now = Math.floor(h.clock.now() / 1000);
@@ -122,7 +139,12 @@ forEachDatabase('directory: contacts', (use) => {
     const h = use();
     const t = await createTenant(h);
     const n = num();
-    await post(h, 'create', { ssid: t.ssid, contact: n, contactinfo: { name: 'Old Name', email: 'old@example.com', company: 'Acme' }, other: { vip: true, create_date: '05-03-2020' } });
+    await post(h, 'create', {
+      ssid: t.ssid,
+      contact: n,
+      contactinfo: { name: 'Old Name', email: 'old@example.com', company: 'Acme' },
+      other: { vip: true, create_date: '05-03-2020' },
+    });
     h.clock.advance(60_000);
     const upd = await post(h, 'update', { ssid: t.ssid, contact: n, contactinfo: { name: 'New Name', company: '' }, other: { totalcalls: 3 } });
     expect(upd.body).toEqual({ status: 'success', code: 200, message: 'Contact updated', data: { contact: n } });
@@ -154,7 +176,17 @@ forEachDatabase('directory: contacts', (use) => {
     const answers = await Promise.all(patches.map((p) => post(h, 'update', { ssid: t.ssid, contact: n, ...p })));
     expect(answers.map((a) => a.body.status)).toEqual(Array(patches.length).fill('success'));
     const info = await post(h, 'getInfo', { ssid: t.ssid, cn: n, field: 'all' });
-    expect(info.body.Cu).toEqual({ mobile: Number(n), Name: 'Start', Email: 'x@example.com', Address: 'Street 1', Company: 'Acme', Designation: 'Boss', DOB: '01-01-1990', custom_a: 'A', custom_b: 'B' });
+    expect(info.body.Cu).toEqual({
+      mobile: Number(n),
+      Name: 'Start',
+      Email: 'x@example.com',
+      Address: 'Street 1',
+      Company: 'Acme',
+      Designation: 'Boss',
+      DOB: '01-01-1990',
+      custom_a: 'A',
+      custom_b: 'B',
+    });
     expect((info.body.Ot as Record<string, unknown>).vip).toBe(true);
   });
 
@@ -162,7 +194,9 @@ forEachDatabase('directory: contacts', (use) => {
     const h = use();
     const t = await createTenant(h);
     const n = num();
-    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => post(h, 'create', { ssid: t.ssid, contact: n, contactinfo: { name: `N${'x'.repeat(i)}` } })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => post(h, 'create', { ssid: t.ssid, contact: n, contactinfo: { name: `N${'x'.repeat(i)}` } })),
+    );
     expect(answers.filter((a) => a.body.status === 'success')).toHaveLength(1);
     expect(answers.filter((a) => a.body.code === 1504)).toHaveLength(5);
   });
@@ -199,7 +233,14 @@ forEachDatabase('directory: contacts', (use) => {
     const ok = await post(h, 'create', {
       ssid: t.ssid,
       contact: n,
-      contactinfo: { custom_plan: 'gold', custom_score: '7.5', custom_renewal: '31-12-2026', custom_billing: 'b@example.com', custom_alt: '+1 (555) 010-9999', custom_free: 12 },
+      contactinfo: {
+        custom_plan: 'gold',
+        custom_score: '7.5',
+        custom_renewal: '31-12-2026',
+        custom_billing: 'b@example.com',
+        custom_alt: '+1 (555) 010-9999',
+        custom_free: 12,
+      },
     });
     expect(ok.body.status, JSON.stringify(ok.body)).toBe('success');
     const info = await post(h, 'getInfo', { ssid: t.ssid, cn: n });
@@ -223,14 +264,44 @@ forEachDatabase('directory: contacts', (use) => {
     const h = use();
     const t = await createTenant(h);
     const n = num();
-    await post(h, 'create', { ssid: t.ssid, contact: n, contactinfo: { name: 'Ravi', custom_x: 'y' }, other: { vip: false, create_date: '05-03-2020', source: 3 } });
+    await post(h, 'create', {
+      ssid: t.ssid,
+      contact: n,
+      contactinfo: { name: 'Ravi', custom_x: 'y' },
+      other: { vip: false, create_date: '05-03-2020', source: 3 },
+    });
     const some = await post(h, 'getFields', { ssid: t.ssid, contact: n, project: 'name, email,vip,create_date,source,nonsense' });
-    expect(some.body).toEqual({ status: 'success', code: 200, data: { name: 'Ravi', email: null, vip: false, create_date: '05-03-2020', source: 3, nonsense: null } });
+    expect(some.body).toEqual({
+      status: 'success',
+      code: 200,
+      data: { name: 'Ravi', email: null, vip: false, create_date: '05-03-2020', source: 3, nonsense: null },
+    });
     const arr = await post(h, 'getFields', { ssid: t.ssid, contact: n, project: ['name'] });
     expect(arr.body.data).toEqual({ name: 'Ravi' });
     const all = await post(h, 'getFields', { ssid: t.ssid, contact: n, project: 'all' });
     const data = all.body.data as Record<string, unknown>;
-    expect(Object.keys(data)).toEqual(expect.arrayContaining(['name', 'email', 'dob', 'address', 'company', 'designation', 'create_date', 'updatetime', 'lastcalltime', 'totalcalls', 'source', 'vip', 'blacklist', 'obd', 'ibd', 'pc', 'ctc', 'custom_x']));
+    expect(Object.keys(data)).toEqual(
+      expect.arrayContaining([
+        'name',
+        'email',
+        'dob',
+        'address',
+        'company',
+        'designation',
+        'create_date',
+        'updatetime',
+        'lastcalltime',
+        'totalcalls',
+        'source',
+        'vip',
+        'blacklist',
+        'obd',
+        'ibd',
+        'pc',
+        'ctc',
+        'custom_x',
+      ]),
+    );
     expect(data.custom_x).toBe('y');
     expect((await post(h, 'getFields', { ssid: t.ssid, contact: n, project: ' , ' })).body.code).toBe(1000);
     expect((await post(h, 'getFields', { ssid: t.ssid, contact: n })).body.code).toBe(1000);
@@ -241,7 +312,11 @@ forEachDatabase('directory: contacts', (use) => {
     const t = await createTenant(h);
     const prefix = `7${String(Date.now() % 100000).padStart(5, '0')}`;
     for (let i = 0; i < 25; i++) {
-      await post(h, 'create', { ssid: t.ssid, contact: `${prefix}${String(i).padStart(4, '0')}`, contactinfo: { name: `Person ${String.fromCharCode(65 + i)}` } });
+      await post(h, 'create', {
+        ssid: t.ssid,
+        contact: `${prefix}${String(i).padStart(4, '0')}`,
+        contactinfo: { name: `Person ${String.fromCharCode(65 + i)}` },
+      });
     }
     await post(h, 'create', { ssid: t.ssid, contact: `8${prefix}000`, contactinfo: { name: 'Other' } });
     const res = await post(h, 'search', { ssid: t.ssid, contact: prefix, project: 'name,email' });

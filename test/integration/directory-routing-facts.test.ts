@@ -89,6 +89,12 @@ forEachDatabase('directory: routing facts for route/decide', (use) => {
     const caller = '919876500005';
     await h.post('/api/v2/Directory/create', { ssid: t.ssid, contact: caller, other: { blacklist: true } });
     await h.post('/api/v2/setDnc', { ssid: t.ssid, contact: caller, dnc: -1 });
-    expect(await facts.routingFacts(other.accountId, caller, did, null)).toEqual({ contact: caller, known: false, blocked: null, dnc: 0, stickyCandidates: [] });
+    expect(await facts.routingFacts(other.accountId, caller, did, null)).toEqual({
+      contact: caller,
+      known: false,
+      blocked: null,
+      dnc: 0,
+      stickyCandidates: [],
+    });
   });
 });

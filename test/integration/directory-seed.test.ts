@@ -23,7 +23,11 @@ forEachDatabase('directory: seed --contacts', (use) => {
 
   it('defaults to the demo tenant, created when missing; an unknown --account is an error', async () => {
     const h = use();
-    const res = await runCli(['seed', '--contacts', '10'], { ...h.testDb.env, CALLCENTER_DEMO_USERNAME: 'demo-seed', CALLCENTER_DEMO_PASSWORD: 'demo-seed-password' });
+    const res = await runCli(['seed', '--contacts', '10'], {
+      ...h.testDb.env,
+      CALLCENTER_DEMO_USERNAME: 'demo-seed',
+      CALLCENTER_DEMO_PASSWORD: 'demo-seed-password',
+    });
     expect(res.code, res.output).toBe(0);
     const demo = await login(h, 'demo-seed', 'demo-seed-password');
     expect((await h.post('/api/v2/getDnc', { ssid: demo.ssid, contact: seededContact(9) })).body.status).toBe('success');

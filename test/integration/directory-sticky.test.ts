@@ -25,7 +25,14 @@ forEachDatabase('directory: sticky agents', (use) => {
     const set1 = await post('setSticky', { contact, agentId: agent, type: '*', expiry: -1 });
     expect(set1.body).toEqual({ status: 'success', code: 200, message: 'Sticky agent set' });
     await post('setSticky', { contact, agentId: String(agent), type: 'cli', cli: did, expiry: now + HOUR });
-    await post('setSticky', { contact: Number(contact), agentId: agent, type: 'cli_group', cli: `+${did}`, groupid: String(group), expiry: String(now + 2 * HOUR) });
+    await post('setSticky', {
+      contact: Number(contact),
+      agentId: agent,
+      type: 'cli_group',
+      cli: `+${did}`,
+      groupid: String(group),
+      expiry: String(now + 2 * HOUR),
+    });
     const got = await post('getSticky', { contact });
     expect(got.body).toEqual({
       status: 'success',
@@ -138,7 +145,10 @@ forEachDatabase('directory: sticky agents', (use) => {
       await post('setSticky', { contact, agentId: agent2, type: 'cli', cli: did2, expiry: -1 });
       await post('setSticky', { contact, agentId: agent2, type: 'cli_group', cli: did, groupid: group, expiry: -1 });
     };
-    const types = async () => ((await post('getSticky', { contact })).body.data as Array<{ type: string; agent: number; cli?: string }>).map((r) => `${r.type}:${r.agent}:${r.cli ?? ''}`);
+    const types = async () =>
+      ((await post('getSticky', { contact })).body.data as Array<{ type: string; agent: number; cli?: string }>).map(
+        (r) => `${r.type}:${r.agent}:${r.cli ?? ''}`,
+      );
     await seed();
     const r1 = await post('removeSticky', { contact, type: 'cli', agentId: agent2 });
     expect(r1.body).toEqual({ status: 'success', code: 200, message: 'Sticky agent removed', data: { removed: 1 } });

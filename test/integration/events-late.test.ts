@@ -22,7 +22,9 @@ forEachDatabase('events/ingest: late events of finished calls', (use) => {
       { eventId: 'l8', type: 'call.missed', callId: 'late2', agentId: a, ts: t0 + 16 },
     ]);
     const ring = async (callId: string) =>
-      Number((await h.db.get<{ ring_secs: number }>('SELECT ring_secs FROM call_hits WHERE account_id = $1 AND call_id = $2', [t.accountId, callId]))!.ring_secs);
+      Number(
+        (await h.db.get<{ ring_secs: number }>('SELECT ring_secs FROM call_hits WHERE account_id = $1 AND call_id = $2', [t.accountId, callId]))!.ring_secs,
+      );
     expect(await ring('late1')).toBe(10);
     expect(await ring('late2')).toBe(6);
     // A later batch: late1's offer ended after 4 s.
@@ -48,7 +50,12 @@ forEachDatabase('events/ingest: late events of finished calls', (use) => {
     const h = use();
     const t = await createTenant(h);
     const a = (await createAgent(h, t)).agentId;
-    const batch = [ev(h, 'agent.login', { agentId: a }), ev(h, 'call.queued', { callId: 'rp' }), ev(h, 'call.ringing', { callId: 'rp', agentId: a }), ev(h, 'call.ended', { callId: 'rp' })];
+    const batch = [
+      ev(h, 'agent.login', { agentId: a }),
+      ev(h, 'call.queued', { callId: 'rp' }),
+      ev(h, 'call.ringing', { callId: 'rp', agentId: a }),
+      ev(h, 'call.ended', { callId: 'rp' }),
+    ];
     await ingestOk(h, t.ssid, batch);
     expect(await ingest(h, t.ssid, batch)).toEqual({ accepted: 0, duplicates: 4, errors: [] });
     const n = await h.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM calls WHERE account_id = $1', [t.accountId]);

@@ -117,7 +117,11 @@ forEachDatabase('events/ingest rules', (use) => {
     await ingestOk(h, t.ssid, [ev(h, 'agent.wrapup.start', { agentId: a }), ev(h, 'agent.break.end', { agentId: b }), ev(h, 'call.queued', { callId: 'q3' })]);
     await rejects(h, t.ssid, ev(h, 'call.ringing', { callId: 'q3', agentId: a }), 1524);
     await rejects(h, t.ssid, ev(h, 'call.answered', { callId: 'q3', agentId: 987654321 }), 1509);
-    await ingestOk(h, t.ssid, [ev(h, 'call.ringing', { callId: 'q3', agentId: b }), ev(h, 'call.answered', { callId: 'q3', agentId: b }), ev(h, 'agent.wrapup.end', { agentId: a })]);
+    await ingestOk(h, t.ssid, [
+      ev(h, 'call.ringing', { callId: 'q3', agentId: b }),
+      ev(h, 'call.answered', { callId: 'q3', agentId: b }),
+      ev(h, 'agent.wrapup.end', { agentId: a }),
+    ]);
     await rejects(h, t.ssid, ev(h, 'call.ringing', { callId: 'q3', agentId: a }), 1524);
   });
 
@@ -198,7 +202,10 @@ forEachDatabase('events/ingest rules', (use) => {
     const t = await createTenant(h);
     const agents = [];
     for (let i = 0; i < 4; i++) agents.push((await createAgent(h, t)).agentId);
-    const batches = agents.map((agentId) => [ev(h, 'agent.login', { agentId }), ...Array.from({ length: 50 }, (_, i) => ev(h, 'agent.sip', { agentId, sipStatus: `s${i}` }))]);
+    const batches = agents.map((agentId) => [
+      ev(h, 'agent.login', { agentId }),
+      ...Array.from({ length: 50 }, (_, i) => ev(h, 'agent.sip', { agentId, sipStatus: `s${i}` })),
+    ]);
     const results = await Promise.all(batches.map((b) => ingest(h, t.ssid, b)));
     expect(results.map((r) => r.accepted)).toEqual([51, 51, 51, 51]);
     const seqs = await h.db.all<{ seq: number }>('SELECT seq FROM event_ids WHERE account_id = $1 ORDER BY seq', [t.accountId]);

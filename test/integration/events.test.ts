@@ -12,7 +12,9 @@ forEachDatabase('events/ingest', (use) => {
     const a1 = (await createAgent(h, t, { group: g })).agentId;
     const a2 = (await createAgent(h, t, { group: g })).agentId;
     await ingestOk(h, t.ssid, [ev(h, 'agent.login', { agentId: a1 }), ev(h, 'agent.login', { agentId: a2, loginType: 'SIP' })]);
-    await ingestOk(h, t.ssid, [ev(h, 'call.queued', { callId: 'c1', groupId: g, did: '18005550100', caller: '+91 98765-43210', campaignId: 'camp', retryOf: 'c0' })]);
+    await ingestOk(h, t.ssid, [
+      ev(h, 'call.queued', { callId: 'c1', groupId: g, did: '18005550100', caller: '+91 98765-43210', campaignId: 'camp', retryOf: 'c0' }),
+    ]);
     advance(h, 2);
     await ingestOk(h, t.ssid, [ev(h, 'call.ringing', { callId: 'c1', agentId: a1 })]);
     advance(h, 5);
@@ -26,7 +28,15 @@ forEachDatabase('events/ingest', (use) => {
     advance(h, 6);
     await ingestOk(h, t.ssid, [ev(h, 'call.ended', { callId: 'c1' })]);
     const call = await h.db.get<Record<string, unknown>>('SELECT * FROM calls WHERE account_id = $1 AND call_id = $2', [t.accountId, 'c1']);
-    expect(call).toMatchObject({ outcome: 'completed', caller: '919876543210', did: '18005550100', answered_by: a2, campaign_id: 'camp', retry_of: 'c0', direction: 'inbound' });
+    expect(call).toMatchObject({
+      outcome: 'completed',
+      caller: '919876543210',
+      did: '18005550100',
+      answered_by: a2,
+      campaign_id: 'camp',
+      retry_of: 'c0',
+      direction: 'inbound',
+    });
     expect(Number(call!.group_id)).toBe(g);
     expect(Number(call!.talk_secs)).toBeCloseTo(20, 3);
     expect(Number(call!.hold_secs)).toBeCloseTo(4, 3);

@@ -18,7 +18,9 @@ describe('OpenAPI document', () => {
   beforeAll(async () => {
     doc = await buildOpenApiDocument();
     const paths = doc.paths as Record<string, Record<string, OperationObject>>;
-    operations = Object.entries(paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, OperationObject]));
+    operations = Object.entries(paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, OperationObject]),
+    );
   });
 
   it('validates as OpenAPI 3.1 (swagger-parser against the official 3.1 schema)', async () => {
@@ -63,7 +65,7 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('names every operation\'s error codes in its description', () => {
+  it("names every operation's error codes in its description", () => {
     for (const [key, op] of operations) {
       const m = /Error codes: ([\d, ]+)/.exec(op.description ?? '');
       expect(m, `${key} description lacks its error codes`).not.toBeNull();

@@ -39,11 +39,18 @@ async function scenario(h: Harness) {
   const T = h.clock.now() / 1000;
   await send([ev(h, 'call.queued', { callId: 'c1', groupId: g, did: D1, campaignId: 'camp1' }), ev(h, 'call.ringing', { callId: 'c1', agentId: a1 })]);
   advance(h, 10);
-  await send([ev(h, 'call.answered', { callId: 'c1', agentId: a1 }), ev(h, 'call.queued', { callId: 'c2', groupId: g, did: D1 }), ev(h, 'call.ringing', { callId: 'c2', agentId: a2 })]);
+  await send([
+    ev(h, 'call.answered', { callId: 'c1', agentId: a1 }),
+    ev(h, 'call.queued', { callId: 'c2', groupId: g, did: D1 }),
+    ev(h, 'call.ringing', { callId: 'c2', agentId: a2 }),
+  ]);
   advance(h, 5);
   await send([ev(h, 'call.missed', { callId: 'c2', agentId: a2 })]);
   advance(h, 5);
-  await send([ev(h, 'call.ended', { callId: 'c2', reason: 'abandoned' }), ev(h, 'call.queued', { callId: 'c3', groupId: g, did: D2, direction: 'outbound', caller: '919811112222' })]);
+  await send([
+    ev(h, 'call.ended', { callId: 'c2', reason: 'abandoned' }),
+    ev(h, 'call.queued', { callId: 'c3', groupId: g, did: D2, direction: 'outbound', caller: '919811112222' }),
+  ]);
   advance(h, 20);
   await send([ev(h, 'call.queued', { callId: 'c4', groupId: g, did: D2 }), ev(h, 'call.ringing', { callId: 'c4', agentId: a2 })]);
   advance(h, 10);

@@ -98,15 +98,29 @@ forEachDatabase('roles grant permissions', (use) => {
     const self = await h.post('/api/v2/Agent/update', { ssid: s.ssid, agentId: mgr.agentId, role: admin });
     expect(self.body.code).toBe(1015);
     const hire = await h.post('/api/v2/Agent/create', {
-      ssid: s.ssid, name: 'Puppet', email: 'puppet@example.com', password: 'password1', phone: '9876500002',
-      call_pass: '11112222', dest_type: 'MOBILE', dest_value: '9876500002', role: admin,
+      ssid: s.ssid,
+      name: 'Puppet',
+      email: 'puppet@example.com',
+      password: 'password1',
+      phone: '9876500002',
+      call_pass: '11112222',
+      dest_type: 'MOBILE',
+      dest_value: '9876500002',
+      role: admin,
     });
     expect(hire.body.code).toBe(1015);
     expect(hire.body.message).toContain('missing permission');
     // A role within its own rights is fine (can_see 1 included: the manager's role has can_see 1).
     const ok = await h.post('/api/v2/Agent/create', {
-      ssid: s.ssid, name: 'Viewer', email: 'viewer@example.com', password: 'password1', phone: '9876500003',
-      call_pass: '11112222', dest_type: 'MOBILE', dest_value: '9876500003', role: seeAll,
+      ssid: s.ssid,
+      name: 'Viewer',
+      email: 'viewer@example.com',
+      password: 'password1',
+      phone: '9876500003',
+      call_pass: '11112222',
+      dest_type: 'MOBILE',
+      dest_value: '9876500003',
+      role: seeAll,
     });
     expect(ok.body.status).toBe('success');
   });
@@ -141,9 +155,18 @@ forEachDatabase('roles grant permissions', (use) => {
     const target = await createAgent(h, t);
     const role = await createRole(h, t, { permissions: [] });
     const ops: Record<string, Array<[string, Record<string, unknown>]>> = {
-      'agent.view': [['/api/v2/Agent/list', {}], ['/api/v2/group/list', {}]],
-      'agent.manage': [['/api/v2/Agent/setCad', { agentIds: [target.agentId] }], ['/api/v2/Agent/update', { agentId: target.agentId, favorite: 'x' }]],
-      'group.manage': [['/api/v2/group/update', { groupId: g, name: 'Renamed' }], ['/api/v2/Agent/updateAgentGroupMapping', { agentId: target.agentId, group: { [g]: { receive_call: 'N' } } }]],
+      'agent.view': [
+        ['/api/v2/Agent/list', {}],
+        ['/api/v2/group/list', {}],
+      ],
+      'agent.manage': [
+        ['/api/v2/Agent/setCad', { agentIds: [target.agentId] }],
+        ['/api/v2/Agent/update', { agentId: target.agentId, favorite: 'x' }],
+      ],
+      'group.manage': [
+        ['/api/v2/group/update', { groupId: g, name: 'Renamed' }],
+        ['/api/v2/Agent/updateAgentGroupMapping', { agentId: target.agentId, group: { [g]: { receive_call: 'N' } } }],
+      ],
       'role.view': [['/api/v2/role/list', {}]],
       'role.manage': [['/api/v2/role/update', { roleId: role, name: 'Renamed role' }]],
       'number.manage': [['/api/v2/did/list', {}]],

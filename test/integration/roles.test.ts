@@ -81,13 +81,27 @@ forEachDatabase('roles', (use) => {
     expect((await h.post('/api/v2/role/delete', { ssid: t.ssid, roleId: mine })).body.code).toBe(1503);
     expect((await h.post('/api/v2/role/update', { ssid: t.ssid, roleId: mine, status: 1 })).body.code).toBe(1503);
     const agent = await h.post('/api/v2/Agent/create', {
-      ssid: t.ssid, name: 'A', email: 'deleted-role@example.com', password: 'password1', phone: '9876543210',
-      call_pass: '12345678', dest_type: 'MOBILE', dest_value: '9876543210', role: mine,
+      ssid: t.ssid,
+      name: 'A',
+      email: 'deleted-role@example.com',
+      password: 'password1',
+      phone: '9876543210',
+      call_pass: '12345678',
+      dest_type: 'MOBILE',
+      dest_value: '9876543210',
+      role: mine,
     });
     expect(agent.body.code).toBe(1503);
     const foreignRole = await h.post('/api/v2/Agent/create', {
-      ssid: t.ssid, name: 'A', email: 'foreign-role@example.com', password: 'password1', phone: '9876543210',
-      call_pass: '12345678', dest_type: 'MOBILE', dest_value: '9876543210', role: foreign,
+      ssid: t.ssid,
+      name: 'A',
+      email: 'foreign-role@example.com',
+      password: 'password1',
+      phone: '9876543210',
+      call_pass: '12345678',
+      dest_type: 'MOBILE',
+      dest_value: '9876543210',
+      role: foreign,
     });
     expect(foreignRole.body.code).toBe(1503);
   });

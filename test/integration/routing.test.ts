@@ -62,7 +62,8 @@ forEachDatabase('route/decide', (use) => {
     const { t, did, otherDid } = await setup(h, 0);
     const caller = uniquePhone();
     await ok(h, '/api/v2/Directory/create', { ssid: t.ssid, contact: caller, contactinfo: { name: 'Blocked Person' }, other: { blacklist: true } });
-    for (const d of [did, otherDid]) expect(await decide(h, { ssid: t.ssid }, { caller, did: d })).toEqual({ blocked: true, reason: 'contact', dnc: 0, contact: caller });
+    for (const d of [did, otherDid])
+      expect(await decide(h, { ssid: t.ssid }, { caller, did: d })).toEqual({ blocked: true, reason: 'contact', dnc: 0, contact: caller });
     await ok(h, '/api/v2/Directory/Blacklist', { ssid: t.ssid, contact: caller, DID: [did] });
     expect((await decide(h, { ssid: t.ssid }, { caller, did })).reason).toBe('contact');
     await ok(h, '/api/v2/Directory/update', { ssid: t.ssid, contact: caller, other: { blacklist: false } });
@@ -90,7 +91,11 @@ forEachDatabase('route/decide', (use) => {
     const { t, did, otherDid, groupId, agents } = await setup(h, 3);
     const [gAgent, cliAgent, allAgent] = agents as [number, number, number];
     const caller = uniquePhone();
-    await events(h, t, agents.map((agentId) => ({ type: 'agent.login', agentId })));
+    await events(
+      h,
+      t,
+      agents.map((agentId) => ({ type: 'agent.login', agentId })),
+    );
     await ok(h, '/api/v2/Directory/setSticky', { ssid: t.ssid, contact: caller, agentId: allAgent, type: 'all', expiry: -1 });
     expect((await decide(h, { ssid: t.ssid }, { caller, did, groupId })).stickyAgentId).toBe(allAgent);
     await ok(h, '/api/v2/Directory/setSticky', { ssid: t.ssid, contact: caller, agentId: cliAgent, type: 'cli', cli: did, expiry: -1 });
@@ -112,7 +117,11 @@ forEachDatabase('route/decide', (use) => {
     await ok(h, '/api/v2/Directory/setSticky', { ssid: t.ssid, contact: caller, agentId: gAgent, type: 'cli_group', cli: did, groupid: groupId, expiry: -1 });
     // Nobody ever logged in.
     expect(await decide(h, { ssid: t.ssid }, { caller, did, groupId })).toEqual({ blocked: false, dnc: 0 });
-    await events(h, t, agents.map((agentId) => ({ type: 'agent.login', agentId })));
+    await events(
+      h,
+      t,
+      agents.map((agentId) => ({ type: 'agent.login', agentId })),
+    );
     await events(h, t, [{ type: 'agent.break.start', agentId: gAgent, reason: 'Lunch' }]);
     expect((await decide(h, { ssid: t.ssid }, { caller, did, groupId })).stickyAgentId).toBe(cliAgent);
     await events(h, t, [{ type: 'agent.logout', agentId: cliAgent }]);
@@ -125,7 +134,11 @@ forEachDatabase('route/decide', (use) => {
     const h = use();
     const { t, did, agents } = await setup(h, 2);
     const [soon, forever] = agents as [number, number];
-    await events(h, t, agents.map((agentId) => ({ type: 'agent.login', agentId })));
+    await events(
+      h,
+      t,
+      agents.map((agentId) => ({ type: 'agent.login', agentId })),
+    );
     const caller = uniquePhone();
     const expiry = Math.floor(h.clock.now() / 1000) + 60;
     await ok(h, '/api/v2/Directory/setSticky', { ssid: t.ssid, contact: caller, agentId: soon, type: 'cli', cli: did, expiry });

@@ -29,7 +29,17 @@ forEachDatabase('simulator against the service', (use) => {
     await h.post('/api/v2/Directory/Blacklist', { ssid: t.ssid, contact: blocked, DID: dids });
     const sw = (await h.post<{ userId: string; token: string }>('/api/v2/auth/token', { ssid: t.ssid, kind: 'switch' })).body;
     const topology = parseTopology(
-      JSON.stringify({ routes: [{ did: dids[0], groupId: 55 }, { did: dids[1], groupId: 77 }], groups: [{ groupId: 55, agentIds: a55 }, { groupId: 77, agentIds: a77 }], callers: [blocked, uniquePhone()] }),
+      JSON.stringify({
+        routes: [
+          { did: dids[0], groupId: 55 },
+          { did: dids[1], groupId: 77 },
+        ],
+        groups: [
+          { groupId: 55, agentIds: a55 },
+          { groupId: 77, agentIds: a77 },
+        ],
+        callers: [blocked, uniquePhone()],
+      }),
     );
     const { runner, model } = await prepareSimulation({
       transport: injectTransport(h.app, { userId: sw.userId, token: sw.token }),
@@ -91,7 +101,8 @@ forEachDatabase('simulator against the service', (use) => {
       h.clock.advance(3000);
       await first.runner.tick();
     }
-    const liveCalls = async () => ((await h.post('/api/v2/queue/list', { ssid: t.ssid, Modules: ['calls'], size: 500 })).body.data as { calls: { callId: string }[] }).calls;
+    const liveCalls = async () =>
+      ((await h.post('/api/v2/queue/list', { ssid: t.ssid, Modules: ['calls'], size: 500 })).body.data as { calls: { callId: string }[] }).calls;
     expect((await liveCalls()).length).toBeGreaterThan(3);
     // No shutdown: as after kill -9.
     const second = await prepareSimulation({ transport, clock: h.clock, traffic: { ratePerMin: 60, loggedInShare: 1 }, seed: 22 });

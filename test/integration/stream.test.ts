@@ -251,7 +251,11 @@ forEachDatabase('GET /api/v2/stream', (use) => {
       const a = (await createAgent(h, t)).agentId;
       const r = await open(`${base}/api/v2/stream?ssid=${t.ssid}`);
       await r.next((m) => m.event === 'ready');
-      const res = await node2.app.inject({ method: 'POST', url: '/api/v2/events/ingest', payload: { ssid: t.ssid, events: [ev(h, 'agent.login', { agentId: a })] } });
+      const res = await node2.app.inject({
+        method: 'POST',
+        url: '/api/v2/events/ingest',
+        payload: { ssid: t.ssid, events: [ev(h, 'agent.login', { agentId: a })] },
+      });
       expect(res.json().data.accepted).toBe(1);
       const msg = await r.next((m) => m.event === 'agent');
       expect(msg.data).toMatchObject({ agentId: a, state: 'available' });

@@ -19,7 +19,10 @@ async function scenario(h: Harness) {
     ev(h, 'call.ringing', { callId: 'k1', agentId: a1.agentId }),
   ]);
   advance(h, 2);
-  await ingestOk(h, t.ssid, [ev(h, 'call.answered', { callId: 'k1', agentId: a1.agentId }), ev(h, 'call.queued', { callId: 'k2', groupId: g, caller: '919800000004' })]);
+  await ingestOk(h, t.ssid, [
+    ev(h, 'call.answered', { callId: 'k1', agentId: a1.agentId }),
+    ev(h, 'call.queued', { callId: 'k2', groupId: g, caller: '919800000004' }),
+  ]);
   advance(h, 30);
   return { t, g, a1, sup, idle };
 }
@@ -62,7 +65,11 @@ forEachDatabase('queue/callTakeover', (use) => {
   it('a ringing call: the agent it rang is freed (not in wrap-up) and the taker is connected', async () => {
     const h = use();
     const { t, g, sup, idle } = await scenario(h);
-    await ingestOk(h, t.ssid, [ev(h, 'agent.login', { agentId: idle.agentId }), ev(h, 'call.queued', { callId: 'k3', groupId: g }), ev(h, 'call.ringing', { callId: 'k3', agentId: idle.agentId })]);
+    await ingestOk(h, t.ssid, [
+      ev(h, 'agent.login', { agentId: idle.agentId }),
+      ev(h, 'call.queued', { callId: 'k3', groupId: g }),
+      ev(h, 'call.ringing', { callId: 'k3', agentId: idle.agentId }),
+    ]);
     const res = await h.post('/api/v2/queue/callTakeover', { ssid: t.ssid, callId: 'k3', agentid: sup.agentId });
     expect(res.body.data).toEqual({ callId: 'k3', from: idle.agentId, to: sup.agentId });
     const pr = (await h.post<{ message: { pr: Row[] } }>('/api/v2/Agent/live', { ssid: t.ssid, A: 1 })).body.message.pr;

@@ -43,7 +43,15 @@ function expectedAnswers(blocks: string[]): RegExp[] {
   return blocks
     .flatMap((b) => b.split('\n'))
     .filter((l) => /^# \{.*\}$/.test(l))
-    .map((l) => new RegExp(l.slice(2).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/…/g, '.*?')));
+    .map(
+      (l) =>
+        new RegExp(
+          l
+            .slice(2)
+            .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+            .replace(/…/g, '.*?'),
+        ),
+    );
 }
 
 function bash(script: string): Promise<{ code: number; out: string }> {
@@ -70,10 +78,7 @@ describe.skipIf(!hasTools)('the five-minute tour, as written', () => {
       try {
         // The text says the log shows this line (it may reach us just after /healthz answered).
         await expect.poll(() => p.output(), { timeout: 5000 }).toContain('demo simulator running: log in as \\"demo\\"');
-        const script = rest
-          .join('\n')
-          .replaceAll('127.0.0.1:8080', `127.0.0.1:${p.port}`)
-          .replace(/&\n/g, '&\nsleep 2\n');
+        const script = rest.join('\n').replaceAll('127.0.0.1:8080', `127.0.0.1:${p.port}`).replace(/&\n/g, '&\nsleep 2\n');
         // Stop what the tour left running in the background (the stream).
         const { code, out } = await bash(`${script}\nsleep 2\nkill $(jobs -p) 2>/dev/null\nwait\nexit 0`);
         expect(code, out).toBe(0);

@@ -53,7 +53,11 @@ forEachDatabase('wire conventions', (use) => {
 
   it('reflects the Origin with credentials and answers preflight with 204', async () => {
     const h = use();
-    const pre = await h.app.inject({ method: 'OPTIONS', url: '/api/v2/Agent/list', headers: { origin: 'https://crm.example', 'access-control-request-method': 'POST' } });
+    const pre = await h.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v2/Agent/list',
+      headers: { origin: 'https://crm.example', 'access-control-request-method': 'POST' },
+    });
     expect(pre.statusCode).toBe(204);
     expect(pre.headers['access-control-allow-origin']).toBe('https://crm.example');
     expect(pre.headers['access-control-allow-credentials']).toBe('true');
@@ -115,7 +119,11 @@ forEachDatabase('wire conventions', (use) => {
 
   it('never answers with a stack trace or internal text', async () => {
     const h = use();
-    const weird = [{ username: { $gt: '' }, password: 'x' }, { username: 'a'.repeat(5000), password: 'x' }, { username: 'x', password: null }];
+    const weird = [
+      { username: { $gt: '' }, password: 'x' },
+      { username: 'a'.repeat(5000), password: 'x' },
+      { username: 'x', password: null },
+    ];
     for (const body of weird) {
       const res = await h.post('/api/v2/auth/login', body);
       expect(res.http).toBe(200);
@@ -124,18 +132,22 @@ forEachDatabase('wire conventions', (use) => {
   });
 });
 
-forEachDatabase('rate limit', (use) => {
-  it('answers 429 with the envelope once a credential exceeds its limit', async () => {
-    const h = use();
-    let last;
-    for (let i = 0; i < 4; i++) last = await h.post('/api/v2/account/getSettings', { ssid: 'same-credential' });
-    expect(last!.http).toBe(429);
-    expect(last!.body).toMatchObject({ status: 'error', code: 429 });
-    // Another credential has its own window.
-    const other = await h.post('/api/v2/account/getSettings', { ssid: 'another' });
-    expect(other.body.code).toBe(1014);
-  });
-}, { config: { rateLimitPerMinute: 3 } });
+forEachDatabase(
+  'rate limit',
+  (use) => {
+    it('answers 429 with the envelope once a credential exceeds its limit', async () => {
+      const h = use();
+      let last;
+      for (let i = 0; i < 4; i++) last = await h.post('/api/v2/account/getSettings', { ssid: 'same-credential' });
+      expect(last!.http).toBe(429);
+      expect(last!.body).toMatchObject({ status: 'error', code: 429 });
+      // Another credential has its own window.
+      const other = await h.post('/api/v2/account/getSettings', { ssid: 'another' });
+      expect(other.body.code).toBe(1014);
+    });
+  },
+  { config: { rateLimitPerMinute: 3 } },
+);
 
 forEachDatabase(
   'body limit from the config',

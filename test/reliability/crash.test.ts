@@ -132,7 +132,15 @@ const WRITERS: Writer[] = [
     async write(c, key) {
       const phone = `98${key.replace(/\D/g, '').slice(-8)}`;
       const r = await c.p.post('/api/v2/Agent/create', {
-        ssid: c.ssid, name: 'Crash Agent', email: key, password: 'crash-password', phone, call_pass: '12345678', dest_type: 'MOBILE', dest_value: phone, role: c.roleId,
+        ssid: c.ssid,
+        name: 'Crash Agent',
+        email: key,
+        password: 'crash-password',
+        phone,
+        call_pass: '12345678',
+        dest_type: 'MOBILE',
+        dest_value: phone,
+        role: c.roleId,
       });
       return { ok: success(r.body), key };
     },
@@ -265,7 +273,8 @@ for (const dialect of testDialects()) {
           // Last acknowledged value, or the one that was in flight when the process died.
           expect([settingsAcked % 3600, (settingsAcked + 1) % 3600]).toContain(ghost);
           settingsSent = settingsAcked = ghost;
-          for (const { w, key } of acked) expect(await retrying(() => w.present(ctx, key)), `${w.name} ${key} acknowledged before kill ${cycle + 1}`).toBe(true);
+          for (const { w, key } of acked)
+            expect(await retrying(() => w.present(ctx, key)), `${w.name} ${key} acknowledged before kill ${cycle + 1}`).toBe(true);
           for (const { w, key } of inFlight) await retrying(() => w.present(ctx, key));
           inFlight.length = 0;
         }

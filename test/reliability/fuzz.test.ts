@@ -74,27 +74,32 @@ forEachDatabase('fuzz: bad input never hurts', (use) => {
       const h = use();
       let state = await fingerprint(h.db);
       await fc.assert(
-        fc.asyncProperty(fuzzCase(op, poolFor), fc.constantFrom<Mode>('session', 'session', 'anonymous', 'broken'), brokenCredentials, async (c, mode, broken) => {
-          const creds = mode === 'session' ? { ssid: tenant.ssid } : mode === 'broken' ? broken : {};
-          const res = await send(h, op, c, creds);
-          const problem = envelopeProblem(res.http, res.raw);
-          if (problem) throw new Error(`${op.id} [${mode}, ${c.how}]: ${problem}\nanswer: ${res.raw.slice(0, 500)}`);
-          const body = JSON.parse(res.raw) as { status: string; code: number };
-          tally(op.id, body.status === 'success' ? 'ok' : String(body.code));
-          const after = await fingerprint(h.db);
-          if (body.status === 'success') {
-            if (op.auth && mode !== 'session') throw new Error(`${op.id} succeeded without valid credentials [${mode}, ${c.how}]`);
-            state = after;
-            // Some successes end the fuzzing session (logout); continue with a new one.
-            if ((await h.post('/api/v2/account/getSettings', { ssid: tenant.ssid })).body.code === 1014) {
-              tenant = { ...tenant, ...(await login(h, tenant.username, tenant.password)) };
-              state = await fingerprint(h.db);
+        fc.asyncProperty(
+          fuzzCase(op, poolFor),
+          fc.constantFrom<Mode>('session', 'session', 'anonymous', 'broken'),
+          brokenCredentials,
+          async (c, mode, broken) => {
+            const creds = mode === 'session' ? { ssid: tenant.ssid } : mode === 'broken' ? broken : {};
+            const res = await send(h, op, c, creds);
+            const problem = envelopeProblem(res.http, res.raw);
+            if (problem) throw new Error(`${op.id} [${mode}, ${c.how}]: ${problem}\nanswer: ${res.raw.slice(0, 500)}`);
+            const body = JSON.parse(res.raw) as { status: string; code: number };
+            tally(op.id, body.status === 'success' ? 'ok' : String(body.code));
+            const after = await fingerprint(h.db);
+            if (body.status === 'success') {
+              if (op.auth && mode !== 'session') throw new Error(`${op.id} succeeded without valid credentials [${mode}, ${c.how}]`);
+              state = after;
+              // Some successes end the fuzzing session (logout); continue with a new one.
+              if ((await h.post('/api/v2/account/getSettings', { ssid: tenant.ssid })).body.code === 1014) {
+                tenant = { ...tenant, ...(await login(h, tenant.username, tenant.password)) };
+                state = await fingerprint(h.db);
+              }
+              return;
             }
-            return;
-          }
-          const changed = changedTables(state, after);
-          if (changed.length) throw new Error(`${op.id} failed with ${body.code} [${mode}, ${c.how}] but changed ${changed.join(', ')}`);
-        }),
+            const changed = changedTables(state, after);
+            if (changed.length) throw new Error(`${op.id} failed with ${body.code} [${mode}, ${c.how}] but changed ${changed.join(', ')}`);
+          },
+        ),
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
       );
       const health = await h.app.inject({ method: 'GET', url: '/healthz' });

@@ -52,7 +52,15 @@ forEachDatabase('tenant isolation', (use) => {
   const missing = (kind: Kind): string | number => {
     seq++;
     const n = String(seq).padStart(4, '0');
-    return { agent: 987_650_000 + seq, group: 8000 + seq, role: 987_660_000 + seq, did: `8099999${n}`, contact: `9190000${n}`, call: `call-nobody-${n}`, token: `${'f'.repeat(60)}${n}` }[kind];
+    return {
+      agent: 987_650_000 + seq,
+      group: 8000 + seq,
+      role: 987_660_000 + seq,
+      did: `8099999${n}`,
+      contact: `9190000${n}`,
+      call: `call-nobody-${n}`,
+      token: `${'f'.repeat(60)}${n}`,
+    }[kind];
   };
   let bOwnDid: string;
   let aBefore: Record<string, string>;
@@ -76,7 +84,12 @@ forEachDatabase('tenant isolation', (use) => {
     for (let i = 0; i < 11; i++) await createAgent(h, burner, { role: burnRole });
     foreign.group = await createGroup(h, a, { groupId: 4321, name: `${MARK} group` });
     foreign.role = await createRole(h, a, { name: `${MARK} role` });
-    const agent = await createAgent(h, a, { role: foreign.role, group: foreign.group as number, name: `${MARK} agent`, email: `${MARK.toLowerCase()}-${Date.now()}@example.com` });
+    const agent = await createAgent(h, a, {
+      role: foreign.role,
+      group: foreign.group as number,
+      name: `${MARK} agent`,
+      email: `${MARK.toLowerCase()}-${Date.now()}@example.com`,
+    });
     foreign.agent = agent.agentId;
     foreign.did = await createDid(h, a);
     foreign.contact = uniquePhone();
@@ -95,7 +108,18 @@ forEachDatabase('tenant isolation', (use) => {
     if (OPERATIONS.some((o) => o.id === 'events/ingest')) {
       const ts = Math.floor(h.clock.now() / 1000);
       await ok('/api/v2/events/ingest', {
-        events: [{ eventId: `${MARK}-1`, type: 'call.queued', ts, callId: foreign.call, groupId: foreign.group, did: foreign.did, caller: foreign.contact, direction: 'inbound' }],
+        events: [
+          {
+            eventId: `${MARK}-1`,
+            type: 'call.queued',
+            ts,
+            callId: foreign.call,
+            groupId: foreign.group,
+            did: foreign.did,
+            caller: foreign.contact,
+            direction: 'inbound',
+          },
+        ],
       });
     }
     aBefore = await fingerprint(h.db, a.accountId);
@@ -160,8 +184,13 @@ forEachDatabase('tenant isolation', (use) => {
   it.skipIf(!OPERATIONS.some((o) => o.id === 'analysis/hits'))("analysis filtered by A's agent, group or DID answers like an unknown one", async () => {
     const h = use();
     const attacker = await createTenant(h);
-    for (const [key, kind] of [['agentId', 'agent'], ['groupId', 'group'], ['did', 'did']] as Array<[string, Kind]>) {
-      const ask = (v: string | number) => post(h, '/api/v2/analysis/hits', { ssid: attacker.ssid, filter: [{ key, condi: 'eq', val: v }], breakDown: key, disPlay: 'total' });
+    for (const [key, kind] of [
+      ['agentId', 'agent'],
+      ['groupId', 'group'],
+      ['did', 'did'],
+    ] as Array<[string, Kind]>) {
+      const ask = (v: string | number) =>
+        post(h, '/api/v2/analysis/hits', { ssid: attacker.ssid, filter: [{ key, condi: 'eq', val: v }], breakDown: key, disPlay: 'total' });
       const missingId = missing(kind);
       const viaForeign = await ask(foreign[kind]);
       const viaMissing = await ask(missingId);

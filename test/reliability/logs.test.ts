@@ -62,7 +62,15 @@ describe('logs', () => {
         const role = await p.post('/api/v2/role/create', { ssid, name: 'Log Role', permissions: [] });
         const roleId = (role.body?.data as { roleId: number }).roleId;
         await p.post('/api/v2/Agent/create', {
-          ssid, name: 'Log Agent', email: 'log-agent@example.com', password: agentPassword, phone: '9811122233', call_pass: '12345678', dest_type: 'MOBILE', dest_value: '9811122233', role: roleId,
+          ssid,
+          name: 'Log Agent',
+          email: 'log-agent@example.com',
+          password: agentPassword,
+          phone: '9811122233',
+          call_pass: '12345678',
+          dest_type: 'MOBILE',
+          dest_value: '9811122233',
+          role: roleId,
         });
         await p.post('/api/v2/Agent/update', { ssid, agentId: 999_999_999, password: agentPassword });
         secrets.push(await processLogin(p, 'log-agent@example.com', agentPassword));

@@ -131,7 +131,9 @@ describe.skipIf(!pg)('several nodes on one PostgreSQL', () => {
     for (const n of nodes) expect((await n.post('/api/v2/Agent/setCad', { ssid: client, agentIds: [agentId] })).body?.code).toBe(1501);
     await unlock(t.db, agentLockKey(agentId), owner!);
     // Concurrent requests through both nodes: each succeeds or is told 1501, never anything else.
-    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).post(`/api/v2/Agent/${i % 4 < 2 ? 'setCad' : 'unsetCad'}`, { ssid: client, agentIds: [agentId] })));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).post(`/api/v2/Agent/${i % 4 < 2 ? 'setCad' : 'unsetCad'}`, { ssid: client, agentIds: [agentId] })),
+    );
     for (const r of answers) expect([200, 1501, 1509], r.raw).toContain(r.body?.code);
     expect(answers.some((r) => r.body?.status === 'success')).toBe(true);
   });

@@ -71,7 +71,14 @@ forEachDatabase('permissions', (use) => {
     const h = use();
     client = await createTenant(h);
     emptyAgent = await agentWith(h, []);
-    for (const p of new Set(Object.values(TABLE))) allBut.set(p, await agentWith(h, PERMISSIONS.filter((x) => x !== p)));
+    for (const p of new Set(Object.values(TABLE)))
+      allBut.set(
+        p,
+        await agentWith(
+          h,
+          PERMISSIONS.filter((x) => x !== p),
+        ),
+      );
     const sw = await h.post('/api/v2/auth/token', { ssid: client.ssid, kind: 'switch' });
     switchCreds = { userId: sw.body.userId as string, token: sw.body.token as string };
   }, 120_000);

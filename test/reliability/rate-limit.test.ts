@@ -41,7 +41,7 @@ forEachDatabase(
       expect(blocked.http).toBe(429);
       expect(blocked.body).toMatchObject({ status: 'error', code: 429 });
       h.clock.advance(61_000);
-      expect((await h.post("/api/v2/auth/login", OPERATOR)).body.status).toBe('success');
+      expect((await h.post('/api/v2/auth/login', OPERATOR)).body.status).toBe('success');
     });
   },
   { config: { rateLimitPerMinute: LIMIT } },

@@ -65,9 +65,14 @@ describe('wire fuzz against a real server process', () => {
       // Where the server answers over HTTP, it is never a 5xx.
       for (const [i, a] of answers.entries()) expect(/^HTTP\/1\.1 5\d\d/.test(a), `${RAW[i]!.slice(0, 60)} → ${a.slice(0, 120)}`).toBe(false);
       const random = fc.sample(fc.uint8Array({ minLength: 1, maxLength: 4096 }), { numRuns: 60, seed: 11 });
-      await Promise.all(random.map((bytes, i) => sendRaw(p.port, Buffer.from(i % 2 ? Buffer.concat([Buffer.from('POST /api/v2/auth/login HTTP/1.1\r\n'), bytes]) : bytes), 800)));
+      await Promise.all(
+        random.map((bytes, i) =>
+          sendRaw(p.port, Buffer.from(i % 2 ? Buffer.concat([Buffer.from('POST /api/v2/auth/login HTTP/1.1\r\n'), bytes]) : bytes), 800),
+        ),
+      );
       // Requests cut off half-way, many at once.
-      const login = head(['POST /api/v2/auth/login HTTP/1.1', 'Host: x', 'Content-Length: 60']) + '{"username":"operator","password":"operator-password"}      ';
+      const login =
+        head(['POST /api/v2/auth/login HTTP/1.1', 'Host: x', 'Content-Length: 60']) + '{"username":"operator","password":"operator-password"}      ';
       await Promise.all(Array.from({ length: 50 }, (_, i) => sendRaw(p.port, login, 300, (i * 7) % login.length)));
       expect(p.alive()).toBe(true);
       expect((await p.get('/healthz')).http).toBe(200);

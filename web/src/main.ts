@@ -118,7 +118,11 @@ function startBoard(session: Session): void {
       }
       const q = queueFrom(queue);
       let added = false;
-      for (const g of q.groups) if (!groupNames.has(g.groupId)) { groupNames.set(g.groupId, `Group ${g.groupId}`); added = true; }
+      for (const g of q.groups)
+        if (!groupNames.has(g.groupId)) {
+          groupNames.set(g.groupId, `Group ${g.groupId}`);
+          added = true;
+        }
       if (added) fillSelect();
       renderQueue(q, groupId, groupNames);
     } catch (err) {
@@ -183,9 +187,16 @@ function startBoard(session: Session): void {
   const onKey = (ev: KeyboardEvent) => {
     const t = ev.target as HTMLElement;
     if (ev.ctrlKey || ev.metaKey || ev.altKey || t.closest('input, select, dialog, textarea')) return;
-    if (ev.key === 'g') { ev.preventDefault(); select.focus(); }
-    else if (ev.key === 'a') { ev.preventDefault(); (document.querySelector('.agent') as HTMLElement | null)?.focus(); }
-    else if (ev.key === 'r') { ev.preventDefault(); void refresh(); }
+    if (ev.key === 'g') {
+      ev.preventDefault();
+      select.focus();
+    } else if (ev.key === 'a') {
+      ev.preventDefault();
+      (document.querySelector('.agent') as HTMLElement | null)?.focus();
+    } else if (ev.key === 'r') {
+      ev.preventDefault();
+      void refresh();
+    }
   };
   const onLogout = async () => {
     try {

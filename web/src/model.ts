@@ -92,11 +92,26 @@ function first(o: Obj, ...keys: string[]): unknown {
 
 function agentState(a: Obj, loggedIn: boolean, br: Obj, call: Obj): AgentState {
   // Agent/live with A: 1 names the state in `ex.state` (the only way to tell wrap-up from available).
-  const explicit = str(first(obj(a.ex), 'state') ?? first(a, 'state', 'st')).toLowerCase().replace(/[^a-z]/g, '');
+  const explicit = str(first(obj(a.ex), 'state') ?? first(a, 'state', 'st'))
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
   const known: Record<string, AgentState> = {
-    available: 'available', idle: 'available', ready: 'available', ringing: 'ringing', oncall: 'oncall', talking: 'oncall',
-    connected: 'oncall', busy: 'oncall', hold: 'oncall', onhold: 'oncall', wrapup: 'wrapup', acw: 'wrapup', break: 'break',
-    onbreak: 'break', offline: 'offline', loggedout: 'offline',
+    available: 'available',
+    idle: 'available',
+    ready: 'available',
+    ringing: 'ringing',
+    oncall: 'oncall',
+    talking: 'oncall',
+    connected: 'oncall',
+    busy: 'oncall',
+    hold: 'oncall',
+    onhold: 'oncall',
+    wrapup: 'wrapup',
+    acw: 'wrapup',
+    break: 'break',
+    onbreak: 'break',
+    offline: 'offline',
+    loggedout: 'offline',
   };
   if (known[explicit]) return known[explicit];
   if (!loggedIn) return 'offline';
@@ -140,7 +155,11 @@ export function agentsFrom(answer: Obj): { agents: AgentView[]; counters: Obj } 
       state,
       stateSecs,
       call: Object.keys(call).length
-        ? { callId: str(first(call, 'callId', 'id')), caller: str(first(call, 'caller', 'from', 'callernumber', 'number')), secs: seconds(first(call, 'duration', 'dur')) }
+        ? {
+            callId: str(first(call, 'callId', 'id')),
+            caller: str(first(call, 'caller', 'from', 'callernumber', 'number')),
+            secs: seconds(first(call, 'duration', 'dur')),
+          }
         : null,
       breakReason: str(br.reason),
       callsToday: num(a.tC),
@@ -168,7 +187,14 @@ export function queueFrom(answer: Obj): QueueView {
   let totals = counters(source);
   if (totals.waiting === null && groups.length) {
     const sum = (k: keyof QueueCounters) => groups.reduce((n, g) => n + (g[k] ?? 0), 0);
-    totals = { waiting: sum('waiting'), ringing: sum('ringing'), connected: sum('connected'), queued: sum('queued'), answered: sum('answered'), abandoned: sum('abandoned') };
+    totals = {
+      waiting: sum('waiting'),
+      ringing: sum('ringing'),
+      connected: sum('connected'),
+      queued: sum('queued'),
+      answered: sum('answered'),
+      abandoned: sum('abandoned'),
+    };
   }
   const sl = num(first(data, 'serviceLevel', 'sl', 'SL'));
   const calls = (Array.isArray(data.calls) ? (data.calls as unknown[]) : []).map((c) => {

@@ -20,7 +20,7 @@ export function takeoverDialog(deps: TakeoverDeps): { open(a: AgentView): void; 
   const error = byId('takeover-error');
 
   const open = (a: AgentView) => {
-    byId('takeover-call').textContent = `Call ${a.call?.caller ? `from ${a.call.caller}` : a.call?.callId ?? ''}, now with ${a.name}.`;
+    byId('takeover-call').textContent = `Call ${a.call?.caller ? `from ${a.call.caller}` : (a.call?.callId ?? '')}, now with ${a.name}.`;
     error.textContent = '';
     // Logged-in agents not busy with a call (the server refuses those), the available ones first.
     const rank: Record<string, number> = { available: 0, wrapup: 1, break: 2 };

@@ -24,18 +24,32 @@ export function renderAgents(agents: AgentView[], canTakeOver: boolean, onTakeOv
     const label = STATE_LABEL[a.state];
     // How long someone has been logged out is not known (only since this page saw it): not shown.
     const showSince = a.state !== 'offline' || a.stateSecs !== null;
-    const callLine = a.call ? h('p', { class: 'detail call' }, `Call ${a.call.caller ? `from ${a.call.caller}` : a.call.callId}`, a.call ? ' · ' : '', h('span', { class: 'call-since', 'data-at': callAt ?? now })) : null;
+    const callLine = a.call
+      ? h(
+          'p',
+          { class: 'detail call' },
+          `Call ${a.call.caller ? `from ${a.call.caller}` : a.call.callId}`,
+          a.call ? ' · ' : '',
+          h('span', { class: 'call-since', 'data-at': callAt ?? now }),
+        )
+      : null;
     const breakLine = a.state === 'break' ? h('p', { class: 'detail' }, `Reason: ${a.breakReason || '—'}`) : null;
     const talk = a.talkSecsToday === null ? '—' : clockText(a.talkSecsToday);
-    const button = canTakeOver && a.call && a.call.callId
-      ? h('button', { type: 'button', 'aria-label': `Take over the call of ${a.name}` }, 'Take over')
-      : null;
+    const button =
+      canTakeOver && a.call && a.call.callId ? h('button', { type: 'button', 'aria-label': `Take over the call of ${a.name}` }, 'Take over') : null;
     button?.addEventListener('click', () => onTakeOver(a));
     return h(
       'li',
       { class: 'agent', 'data-state': a.state, 'data-agent-id': a.id, tabindex: 0, 'aria-label': tileLabel(a, label) },
       h('p', { class: 'name' }, a.name),
-      h('p', { class: 'state' }, h('span', {}, label), showSince ? h('span', { class: 'since', 'data-at': at, 'aria-label': `in state for ${spokenDuration((now - at) / 1000)}` }, clockText((now - at) / 1000)) : null),
+      h(
+        'p',
+        { class: 'state' },
+        h('span', {}, label),
+        showSince
+          ? h('span', { class: 'since', 'data-at': at, 'aria-label': `in state for ${spokenDuration((now - at) / 1000)}` }, clockText((now - at) / 1000))
+          : null,
+      ),
       callLine,
       breakLine,
       h('p', { class: 'stats' }, `Today: ${a.callsToday === null ? '—' : `${a.callsToday} call${a.callsToday === 1 ? '' : 's'}`} · talk ${talk}`),
@@ -50,7 +64,8 @@ export function renderAgents(agents: AgentView[], canTakeOver: boolean, onTakeOv
   tick();
 
   const count = (s: AgentState) => agents.filter((a) => a.state === s).length;
-  byId('agent-summary').textContent = `${agents.length - count('offline')} logged in · ${count('available')} available · ${count('oncall')} on call · ${count('break')} on break`;
+  byId('agent-summary').textContent =
+    `${agents.length - count('offline')} logged in · ${count('available')} available · ${count('oncall')} on call · ${count('break')} on break`;
 }
 
 /** Advances the clocks on the tiles once a second: local arithmetic, no request. */
@@ -106,16 +121,25 @@ export function renderQueue(q: QueueView, groupId: string, groupNames: Map<strin
   );
   // Every known group gets a row, with zeros when it had no calls in the window.
   const rows = new Map(q.groups.map((g) => [g.groupId, g]));
-  for (const id of groupNames.keys()) if (!rows.has(id)) rows.set(id, { groupId: id, waiting: 0, ringing: 0, connected: 0, queued: 0, answered: 0, abandoned: 0 });
+  for (const id of groupNames.keys())
+    if (!rows.has(id)) rows.set(id, { groupId: id, waiting: 0, ringing: 0, connected: 0, queued: 0, answered: 0, abandoned: 0 });
   const ordered = [...rows.values()].sort((a, b) => Number(a.groupId) - Number(b.groupId));
   const body = document.querySelector('#group-table tbody')!;
   body.replaceChildren(
     ...ordered.map((g) =>
-      h('tr', { class: g.groupId === groupId ? 'selected' : undefined },
+      h(
+        'tr',
+        { class: g.groupId === groupId ? 'selected' : undefined },
         h('th', { scope: 'row' }, groupNames.get(g.groupId) ?? `Group ${g.groupId}`),
-        h('td', {}, dash(g.waiting)), h('td', {}, dash(g.ringing)), h('td', {}, dash(g.connected)),
-        h('td', {}, dash(g.queued)), h('td', {}, dash(g.answered)), h('td', {}, dash(g.abandoned)),
-        h('td', {}, clockText(oldestWait(q, g.groupId))), h('td', {}, percent(answeredShare(g)))),
+        h('td', {}, dash(g.waiting)),
+        h('td', {}, dash(g.ringing)),
+        h('td', {}, dash(g.connected)),
+        h('td', {}, dash(g.queued)),
+        h('td', {}, dash(g.answered)),
+        h('td', {}, dash(g.abandoned)),
+        h('td', {}, clockText(oldestWait(q, g.groupId))),
+        h('td', {}, percent(answeredShare(g))),
+      ),
     ),
   );
   if (!ordered.length) body.replaceChildren(h('tr', {}, h('td', { colspan: 9 }, 'No calls in the window')));

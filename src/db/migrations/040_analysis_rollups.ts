@@ -11,7 +11,10 @@ import { columnTypes, type Migration } from '../migrate.js';
 function counterColumns(real: string): string {
   const ints = ['tc', 'ac', 'mc', 'uc', 'ca', 'pm', 'cm', 'fr_uc', 'fr_ca', 'fr_pm', 'fr_cm', 'fr_can'];
   const gh = Array.from({ length: 11 }, (_, k) => `gh${k}`);
-  return [...ints, ...gh].map((c) => `  ${c} BIGINT NOT NULL DEFAULT 0,`).concat([`  ring_sum ${real} NOT NULL DEFAULT 0,`, `  hold_sum ${real} NOT NULL DEFAULT 0,`]).join('\n');
+  return [...ints, ...gh]
+    .map((c) => `  ${c} BIGINT NOT NULL DEFAULT 0,`)
+    .concat([`  ring_sum ${real} NOT NULL DEFAULT 0,`, `  hold_sum ${real} NOT NULL DEFAULT 0,`])
+    .join('\n');
 }
 
 export const migration: Migration = {

@@ -46,9 +46,12 @@ export class AccountRepository {
   }
 
   updateSettings(id: number, s: { timezone: string; defaultGroupId: number | null; ghostThresholdSecs: number; customFields: string }) {
-    return this.db.run(
-      'UPDATE accounts SET timezone = $2, default_group_id = $3, ghost_threshold_secs = $4, custom_fields = $5 WHERE id = $1',
-      [id, s.timezone, s.defaultGroupId, s.ghostThresholdSecs, s.customFields],
-    );
+    return this.db.run('UPDATE accounts SET timezone = $2, default_group_id = $3, ghost_threshold_secs = $4, custom_fields = $5 WHERE id = $1', [
+      id,
+      s.timezone,
+      s.defaultGroupId,
+      s.ghostThresholdSecs,
+      s.customFields,
+    ]);
   }
 }

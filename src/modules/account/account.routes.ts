@@ -41,9 +41,7 @@ export function accountOperations({ accounts }: { accounts: AccountService }) {
       errors: [1000, 1001, 1014, 1015, 1047],
       async handler({ principal, body }) {
         const { timezone, defaultGroupId, ghostThresholdSecs, customFields } = body;
-        const patch = Object.fromEntries(
-          Object.entries({ timezone, defaultGroupId, ghostThresholdSecs, customFields }).filter(([, v]) => v !== undefined),
-        );
+        const patch = Object.fromEntries(Object.entries({ timezone, defaultGroupId, ghostThresholdSecs, customFields }).filter(([, v]) => v !== undefined));
         return { data: await accounts.updateSettings(principal.accountId, patch) };
       },
     }),

@@ -118,8 +118,26 @@ export class AgentRepository {
       `INSERT INTO agents (account_id, name, email, password_hash, phone, address, call_pass, dest_type, dest_value, role_id,
          parent_id, parent_path, allow_did, favorite, working, status, create_date, create_by, create_by_type)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING id`,
-      [f.name, f.email, extra.passwordHash, f.phone, f.address, f.callPass, f.destType, f.destValue, f.roleId,
-        f.parentId, f.parentPath, f.allowDid, f.favorite, f.working, f.status, extra.now, extra.createBy, extra.createByType],
+      [
+        f.name,
+        f.email,
+        extra.passwordHash,
+        f.phone,
+        f.address,
+        f.callPass,
+        f.destType,
+        f.destValue,
+        f.roleId,
+        f.parentId,
+        f.parentPath,
+        f.allowDid,
+        f.favorite,
+        f.working,
+        f.status,
+        extra.now,
+        extra.createBy,
+        extra.createByType,
+      ],
     );
     return Number(row!.id);
   }
@@ -129,8 +147,23 @@ export class AgentRepository {
       `UPDATE agents SET name = $3, email = $4, phone = $5, address = $6, call_pass = $7, dest_type = $8, dest_value = $9,
          role_id = $10, parent_id = $11, parent_path = $12, allow_did = $13, favorite = $14, working = $15, status = $16
        WHERE account_id = $1 AND id = $2 AND is_deleted = 0`,
-      [agentId, f.name, f.email, f.phone, f.address, f.callPass, f.destType, f.destValue, f.roleId,
-        f.parentId, f.parentPath, f.allowDid, f.favorite, f.working, f.status],
+      [
+        agentId,
+        f.name,
+        f.email,
+        f.phone,
+        f.address,
+        f.callPass,
+        f.destType,
+        f.destValue,
+        f.roleId,
+        f.parentId,
+        f.parentPath,
+        f.allowDid,
+        f.favorite,
+        f.working,
+        f.status,
+      ],
     );
   }
 

@@ -20,7 +20,15 @@ import type { AgentCadService } from './agent-cad.service.js';
 const WRITE_ERRORS = [1000, 1014, 1015, 1047, 1503, 1504, 1505, 1508, 1510, 1511, 1512, 1513, 1514, 1515, 1516, 1519, 1528];
 
 /** Agent administration (PRODUCT.md §5), Agent/list, CAD and group mapping. Agent/live lives in modules/live. */
-export function agentOperations({ agents, agentLists: lists, agentCad: cad }: { agents: AgentService; agentLists: AgentListService; agentCad: AgentCadService }) {
+export function agentOperations({
+  agents,
+  agentLists: lists,
+  agentCad: cad,
+}: {
+  agents: AgentService;
+  agentLists: AgentListService;
+  agentCad: AgentCadService;
+}) {
   return [
     defineOperation({
       module: 'Agent',

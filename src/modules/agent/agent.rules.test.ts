@@ -30,10 +30,15 @@ describe('agent field rules', () => {
   it('working: any whole-minute window inside the day with weekday codes passes; anything else is 1511', () => {
     const day = fc.constantFrom('MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN');
     fc.assert(
-      fc.property(fc.uniqueArray(day, { minLength: 1, maxLength: 7 }), fc.integer({ min: 0, max: MINUTES_PER_DAY - 1 }), fc.integer({ min: 1, max: MINUTES_PER_DAY }), (wDays, from, len) => {
-        const to = Math.min(MINUTES_PER_DAY, from + len);
-        return workingRules([{ wDays, from, to }])[0]!.to === to;
-      }),
+      fc.property(
+        fc.uniqueArray(day, { minLength: 1, maxLength: 7 }),
+        fc.integer({ min: 0, max: MINUTES_PER_DAY - 1 }),
+        fc.integer({ min: 1, max: MINUTES_PER_DAY }),
+        (wDays, from, len) => {
+          const to = Math.min(MINUTES_PER_DAY, from + len);
+          return workingRules([{ wDays, from, to }])[0]!.to === to;
+        },
+      ),
     );
     fc.assert(
       fc.property(fc.integer({ min: -100, max: 2000 }), fc.integer({ min: -100, max: 2000 }), (from, to) => {

@@ -77,7 +77,15 @@ export function workingRules(rules: Array<{ wDays: unknown; from: unknown; to: u
       throw agentError(1511, `working[${i}].wDays must list distinct weekday codes ${WEEKDAYS.join(', ')}`);
     }
     const { from, to } = r;
-    if (typeof from !== 'number' || typeof to !== 'number' || !Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to > MINUTES_PER_DAY || from >= to) {
+    if (
+      typeof from !== 'number' ||
+      typeof to !== 'number' ||
+      !Number.isInteger(from) ||
+      !Number.isInteger(to) ||
+      from < 0 ||
+      to > MINUTES_PER_DAY ||
+      from >= to
+    ) {
       throw agentError(1511, `working[${i}]: from and to are whole minutes after midnight, 0 <= from < to <= ${MINUTES_PER_DAY}`);
     }
     return { wDays: days as string[], from, to };
@@ -93,7 +101,13 @@ export function favorite(value: string): string {
 
 /** An array or a comma-separated string of DIDs, each reduced to digits; 1516 for a malformed one. */
 export function allowDidList(value: string | Array<string | number>): string[] {
-  const items = typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter((s) => s !== '') : value;
+  const items =
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '')
+      : value;
   const out: string[] = [];
   for (const item of items) {
     const did = didDigits(item);

@@ -8,11 +8,11 @@ export const MAX_CAD_IDS = 500;
 const StrOrNum = (code: number, description: string, maxLength = 64) =>
   Type.Union([Type.String({ maxLength }), Type.Number()], { 'x-code': code, description });
 
-export const GroupMappingSchema = Type.Record(
-  Type.String(),
-  Type.Object({ receive_call: Type.String({ description: 'Y or N' }) }),
-  { 'x-code': 1505, maxProperties: 500, description: 'Keys are group ids of the account (at most 500); each value is {receive_call: "Y"|"N"}' },
-);
+export const GroupMappingSchema = Type.Record(Type.String(), Type.Object({ receive_call: Type.String({ description: 'Y or N' }) }), {
+  'x-code': 1505,
+  maxProperties: 500,
+  description: 'Keys are group ids of the account (at most 500); each value is {receive_call: "Y"|"N"}',
+});
 
 const WorkingSchema = Type.Array(
   Type.Object({
@@ -75,7 +75,9 @@ export const DeleteAgentBody = Type.Object({ agentId: AgentId });
 export const ListAgentsBody = Type.Object({
   agentId: Type.Optional(Type.Union([IdSchema(), Type.Literal('')], { description: 'One agent; omitted: all visible agents' })),
   name: Type.Optional(Type.String({ maxLength: 200, description: 'Name contains (case-insensitive)' })),
-  groupid: Type.Optional(Type.Union([IdSchema({ code: 1006 }), Type.Literal('')], { 'x-code': 1006, description: 'Only agents mapped to this group; unknown: 1006' })),
+  groupid: Type.Optional(
+    Type.Union([IdSchema({ code: 1006 }), Type.Literal('')], { 'x-code': 1006, description: 'Only agents mapped to this group; unknown: 1006' }),
+  ),
   quick: Type.Optional(Type.Boolean({ description: 'Minimal records: unique_id, nm, email, phone, dest_type, dest_value, group, status' })),
 });
 

@@ -98,7 +98,10 @@ export class AgentService {
   }
 
   private async checkGroups(accountId: number, groups: Array<{ groupId: number }>) {
-    const missing = await this.deps.groups.missing(accountId, groups.map((g) => g.groupId));
+    const missing = await this.deps.groups.missing(
+      accountId,
+      groups.map((g) => g.groupId),
+    );
     if (missing.length > 0) throw agentError(1505, `group ${missing[0]} does not exist`);
   }
 

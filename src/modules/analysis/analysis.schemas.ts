@@ -1,15 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { SuccessSchema } from '../../http/envelope.js';
 
-const FilterObject = Type.Object(
-  {
-    key: Type.String({ description: 'date | agentId | groupId | did | campaignId | direction' }),
-    condi: Type.String({ description: 'range (date); eq | ne | in (the others)' }),
-    val: Type.Union([Type.String(), Type.Number(), Type.Array(Type.Union([Type.String(), Type.Number()]))], {
-      description: 'date: "from,to" (MM-DD-YYYY HH:mm:ss, MM/DD/YYYY HH:mm:ss, MM DD YYYY HH:mm:ss or Unix seconds, in the account time zone); in: array or comma string',
-    }),
-  },
-);
+const FilterObject = Type.Object({
+  key: Type.String({ description: 'date | agentId | groupId | did | campaignId | direction' }),
+  condi: Type.String({ description: 'range (date); eq | ne | in (the others)' }),
+  val: Type.Union([Type.String(), Type.Number(), Type.Array(Type.Union([Type.String(), Type.Number()]))], {
+    description:
+      'date: "from,to" (MM-DD-YYYY HH:mm:ss, MM/DD/YYYY HH:mm:ss, MM DD YYYY HH:mm:ss or Unix seconds, in the account time zone); in: array or comma string',
+  }),
+});
 
 const CounterList = Type.Union([Type.Array(Type.String()), Type.String()], {
   description: 'Counter codes (array or comma string); default all. TH = TC.',
@@ -20,7 +19,11 @@ export const HitsBody = Type.Object({
   extra: Type.Optional(Type.Array(FilterObject, { maxItems: 50, description: 'Further filter objects, ANDed with filter' })),
   breakDown: Type.Optional(Type.String({ description: 'agentId (default) | groupId | did | campaignId' })),
   disPlay: Type.Optional(Type.String({ description: 'date (default) | hour | month | total, in the account time zone' })),
-  multi: Type.Optional(Type.Union([Type.Boolean(), Type.Number(), Type.String()], { description: 'true: key → bucket → counters; false (default): key → counters over the range' })),
+  multi: Type.Optional(
+    Type.Union([Type.Boolean(), Type.Number(), Type.String()], {
+      description: 'true: key → bucket → counters; false (default): key → counters over the range',
+    }),
+  ),
   fields: Type.Optional(CounterList),
   fileds: Type.Optional(CounterList),
 });

@@ -148,7 +148,14 @@ export class AnalysisService {
     const q = p.query;
     const r = q.range;
     const rows = await p.repo.cubeSums(
-      { from: r ? Math.floor(r.wallFrom / DAY) : null, to: r ? r.wallTo / DAY - 1 : null, cells: this.cubeCells(q)!, dim: q.breakDown, filters: p.filters, byBucket: p.bucketed },
+      {
+        from: r ? Math.floor(r.wallFrom / DAY) : null,
+        to: r ? r.wallTo / DAY - 1 : null,
+        cells: this.cubeCells(q)!,
+        dim: q.breakDown,
+        filters: p.filters,
+        byBucket: p.bucketed,
+      },
       `gh${p.ghost}`,
     );
     this.addRows(rows, grid, p.bucketed ? (b) => wallLabel(b * DAY, q.display as Exclude<Display, 'total'>) : null);
@@ -189,7 +196,11 @@ export class AnalysisService {
       },
       `gh${p.ghost}`,
     );
-    this.addRows(rows, grid, p.bucketed ? (b) => wallLabel(daily ? b * DAY : b * HOUR + offsetSeconds(tz, b * HOUR), q.display as Exclude<Display, 'total'>) : null);
+    this.addRows(
+      rows,
+      grid,
+      p.bucketed ? (b) => wallLabel(daily ? b * DAY : b * HOUR + offsetSeconds(tz, b * HOUR), q.display as Exclude<Display, 'total'>) : null,
+    );
   }
 
   private async fromRaw(p: HitsPlan, grid: Grid, span?: { from: number; to: number }) {

@@ -95,7 +95,13 @@ export class CallHistoryRepository {
         holdSecs: Number(c.hold_secs),
         waitSecs: Number(c.wait_secs),
         outcome: c.outcome as CallOutcome,
-        hits: hits.map((h) => ({ seq: Number(h.seq), agentId: Number(h.agent_id), ringAt: Number(h.ring_at), ringSecs: Number(h.ring_secs), answered: Number(h.answered) === 1 })),
+        hits: hits.map((h) => ({
+          seq: Number(h.seq),
+          agentId: Number(h.agent_id),
+          ringAt: Number(h.ring_at),
+          ringSecs: Number(h.ring_secs),
+          answered: Number(h.answered) === 1,
+        })),
       });
     }
     return out;

@@ -24,10 +24,7 @@ export class DidRepository {
    * (the primary key is the number alone: a number belongs to one tenant).
    */
   async insert(did: string, name: string, now: number): Promise<boolean> {
-    const res = await this.t.run(
-      'INSERT INTO dids (account_id, did, name, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (did) DO NOTHING',
-      [did, name, now],
-    );
+    const res = await this.t.run('INSERT INTO dids (account_id, did, name, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (did) DO NOTHING', [did, name, now]);
     return res.changes === 1;
   }
 

@@ -138,12 +138,7 @@ const OTHER_TEXT = { obd: 'obd', ibd: 'ibd', pc: 'pc', ctc: 'ctc' } as const;
  * key is validated by its configured type, or stored as text when the account
  * has not configured it. Every failure is 1000 naming the field.
  */
-export function parseContactInput(
-  rawInfo: unknown,
-  rawOther: unknown,
-  customFields: readonly CustomField[],
-  mode: 'create' | 'update',
-): ContactPatch {
+export function parseContactInput(rawInfo: unknown, rawOther: unknown, customFields: readonly CustomField[], mode: 'create' | 'update'): ContactPatch {
   const info = asObject('contactinfo', rawInfo);
   const other = asObject('other', rawOther);
   if (!info && !other) throw fail(1000, 'at least one of contactinfo or other must be given');
@@ -175,7 +170,8 @@ export function parseContactInput(
     for (const [key, v] of Object.entries(other)) {
       const field = `other.${key}`;
       if (v === undefined) continue;
-      if (key === 'updatetime') date(field, v); // validated; the service keeps the update time itself
+      if (key === 'updatetime')
+        date(field, v); // validated; the service keeps the update time itself
       else if (key === 'create_date') {
         if (mode === 'update') throw bad(field, 'can only be given on create');
         patch.createdAt = parseDate(date(field, v))!;

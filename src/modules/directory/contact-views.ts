@@ -101,11 +101,7 @@ function standardValue(r: ContactRecord, name: string): FieldValue | undefined {
  * is accepted too). Returns null for `all`. Blank → 1000.
  */
 export function parseProject(project: unknown, field = 'project'): string[] | null {
-  const parts = Array.isArray(project)
-    ? project.map((p) => (typeof p === 'string' ? p : ''))
-    : typeof project === 'string'
-      ? project.split(',')
-      : null;
+  const parts = Array.isArray(project) ? project.map((p) => (typeof p === 'string' ? p : '')) : typeof project === 'string' ? project.split(',') : null;
   if (parts === null) throw fail(1000, `${field} must be a comma-separated string of field names or "all"`);
   const names = [...new Set(parts.map((p) => p.trim()).filter((p) => p !== ''))];
   if (names.length === 0) throw fail(1000, `${field} must name at least one field or be "all"`);

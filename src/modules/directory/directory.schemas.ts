@@ -40,8 +40,14 @@ export const GetInfoBody = Type.Object({
 });
 const FieldValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]);
 export const GetInfoResponse = SuccessSchema({
-  Cu: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), { description: 'Contact fields: mobile, Name, Email, Address, Company, Designation, DOB, custom_*' }),
-  Ot: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), { description: 'uid, create_time, update_time, sc, tC, lcT, vip, blacklist' })),
+  Cu: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()]), {
+    description: 'Contact fields: mobile, Name, Email, Address, Company, Designation, DOB, custom_*',
+  }),
+  Ot: Type.Optional(
+    Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()]), {
+      description: 'uid, create_time, update_time, sc, tC, lcT, vip, blacklist',
+    }),
+  ),
 });
 
 const Project = Type.Union([Type.String({ maxLength: 2000 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 })], {

@@ -55,11 +55,7 @@ export class DirectoryService {
     ]);
     const blocked = record?.blacklist ? 'contact' : didBlocked ? 'did' : null;
     const stickyCandidates = sticky
-      .filter(
-        (s) =>
-          s.scope === 'all' ||
-          (didNorm !== null && s.cli === didNorm && (s.scope === 'cli' || (groupId !== null && s.groupId === groupId))),
-      )
+      .filter((s) => s.scope === 'all' || (didNorm !== null && s.cli === didNorm && (s.scope === 'cli' || (groupId !== null && s.groupId === groupId))))
       .map((s) => ({ agentId: s.agentId, scope: s.scope }));
     return { contact, known: record !== undefined, blocked, dnc, stickyCandidates };
   }

@@ -26,7 +26,7 @@ export function stickyOperations({ sticky }: { sticky: StickyService }) {
     defineOperation({
       module: 'Directory',
       name: 'getSticky',
-      summary: "A contact's active sticky settings (all-scope rows have type \"*\")",
+      summary: 'A contact\'s active sticky settings (all-scope rows have type "*")',
       permission: 'directory.view',
       errorModule: 'directory',
       body: GetStickyBody,

@@ -38,7 +38,17 @@ export interface TelephonyEvent {
 /** A rejection: [code, message]. */
 export type Rejection = [number, string];
 
-const NEEDS_AGENT = new Set(['agent.login', 'agent.logout', 'agent.break.start', 'agent.break.end', 'agent.wrapup.start', 'agent.wrapup.end', 'agent.sip', 'call.ringing', 'call.answered']);
+const NEEDS_AGENT = new Set([
+  'agent.login',
+  'agent.logout',
+  'agent.break.start',
+  'agent.break.end',
+  'agent.wrapup.start',
+  'agent.wrapup.end',
+  'agent.sip',
+  'call.ringing',
+  'call.answered',
+]);
 const LOGIN_TYPES = new Set(['Web', 'Mobile', 'SIP']);
 
 function idOf(v: unknown): number | undefined {
@@ -59,7 +69,8 @@ export function parseEvent(raw: unknown): TelephonyEvent | Rejection {
   const r = raw as Record<string, unknown>;
   const eventId = text(r.eventId);
   if (eventId === undefined) return [1000, 'Invalid parameter: eventId (string or number, 1-128 characters)'];
-  if (typeof r.type !== 'string' || !KNOWN.has(r.type)) return [1001, `Invalid data type or value: type ${JSON.stringify(r.type ?? null)} is not an event type`];
+  if (typeof r.type !== 'string' || !KNOWN.has(r.type))
+    return [1001, `Invalid data type or value: type ${JSON.stringify(r.type ?? null)} is not an event type`];
   const type = r.type as EventType;
   if (typeof r.ts !== 'number' || !Number.isFinite(r.ts) || r.ts <= 0) return [1001, 'Invalid data type or value: ts must be Unix seconds'];
   const ev: TelephonyEvent = { eventId, type, ts: r.ts };

@@ -147,7 +147,11 @@ export class EventsService {
       }
       const agents = await repo.agents([...agentIds]);
       const groups = await repo.existingGroups(groupIds);
-      const stored = await this.history.load(tx, accountId, missed.filter((id) => ended.has(id)));
+      const stored = await this.history.load(
+        tx,
+        accountId,
+        missed.filter((id) => ended.has(id)),
+      );
       const machine = new LiveMachine(timezone, agents, calls, ended, groups, new LateCorrections(stored));
       const last = await fn(machine, repo, base + 1);
       if (last <= base) return;
@@ -164,7 +168,11 @@ export class EventsService {
     await repo.saveAgents([...m.dirtyAgents.values()]);
     await repo.saveCalls([...m.dirtyCalls.values()]);
     await repo.deleteCalls(m.ended.map((e) => e.call.callId));
-    await this.history.record(tx, accountId, m.ended.map((e) => toRecord(accountId, e)));
+    await this.history.record(
+      tx,
+      accountId,
+      m.ended.map((e) => toRecord(accountId, e)),
+    );
     await repo.setSequence(last);
     const messages: Array<[string, unknown]> = [];
     for (const a of m.dirtyAgents.values()) messages.push(['agent', agentMessage(a)]);

@@ -61,7 +61,10 @@ export class LiveReadRepository {
 
   /** Change groups after `seq` (the stream), oldest first. */
   changesAfter(seq: number, limit: number) {
-    return this.t.all<{ seq: number; body: string }>('SELECT seq, body FROM live_changes WHERE account_id = $1 AND seq > $2 ORDER BY seq LIMIT $3', [seq, limit]);
+    return this.t.all<{ seq: number; body: string }>('SELECT seq, body FROM live_changes WHERE account_id = $1 AND seq > $2 ORDER BY seq LIMIT $3', [
+      seq,
+      limit,
+    ]);
   }
 
   async oldestChange(): Promise<number | null> {

@@ -202,4 +202,3 @@ export const AGENT_SELECT = `l.agent_id, l.logged_in, l.login_type, l.login_at, 
   l.ring_call, l.ring_at, l.call_id, l.call_at, l.sip_status, l.day_key, l.avail_secs, l.talk_secs, l.calls, l.last_ts, l.seq`;
 export const CALL_SELECT = `call_id, state, queued_at, group_id, did, caller, campaign_id, direction, retry_of, ring_agent, ring_at,
   agent_id, answered_at, agent_since, on_hold, hold_at, hold_secs, hits, last_ts, seq`;
-

@@ -3,7 +3,18 @@ import { dialectOf } from '../../db/dialect.js';
 import { inList } from '../../db/in-list.js';
 import { bulkWrite } from '../../db/bulk.js';
 import type { AgentLive, CallLive } from './live.types.js';
-import { AGENT_COLUMNS, AGENT_SELECT, CALL_COLUMNS, CALL_SELECT, agentFromRow, agentRow, callFromRow, callRow, type AgentRow, type CallRow } from './live-rows.js';
+import {
+  AGENT_COLUMNS,
+  AGENT_SELECT,
+  CALL_COLUMNS,
+  CALL_SELECT,
+  agentFromRow,
+  agentRow,
+  callFromRow,
+  callRow,
+  type AgentRow,
+  type CallRow,
+} from './live-rows.js';
 
 /** Live state reads and writes of the ingest path (one account, inside the batch transaction). */
 export class LiveStateRepository {
@@ -37,7 +48,17 @@ export class LiveStateRepository {
   }
 
   rememberEventIds(rows: Array<{ event_id: string; seq: number }>) {
-    return bulkWrite(this.t, 'event_ids', [{ name: 'event_id', pg: 'text' }, { name: 'seq', pg: 'bigint' }], ['event_id'], rows, 'nothing');
+    return bulkWrite(
+      this.t,
+      'event_ids',
+      [
+        { name: 'event_id', pg: 'text' },
+        { name: 'seq', pg: 'bigint' },
+      ],
+      ['event_id'],
+      rows,
+      'nothing',
+    );
   }
 
   /** Non-deleted agents among `ids`, each with its live row when it has one. */

@@ -103,7 +103,17 @@ export function isAvailable(a: AgentLive): boolean {
 export function agentMessage(a: AgentLive) {
   const state = agentStateName(a);
   const since =
-    state === 'oncall' ? a.callAt : state === 'ringing' ? a.ringAt : state === 'wrapup' ? a.wrapupAt : state === 'break' ? a.breakAt : state === 'available' ? a.availSince : null;
+    state === 'oncall'
+      ? a.callAt
+      : state === 'ringing'
+        ? a.ringAt
+        : state === 'wrapup'
+          ? a.wrapupAt
+          : state === 'break'
+            ? a.breakAt
+            : state === 'available'
+              ? a.availSince
+              : null;
   return {
     agentId: a.agentId,
     state,

@@ -122,7 +122,10 @@ export class LiveMachine {
       return null;
     }
     if (ev.type === 'call.missed' && !this.calls.has(callId) && this.endedIds.has(callId)) {
-      return this.late.missed(ev, this.ended.find((e) => e.call.callId === callId));
+      return this.late.missed(
+        ev,
+        this.ended.find((e) => e.call.callId === callId),
+      );
     }
     const found = this.liveCall(callId);
     if (Array.isArray(found)) return found;

@@ -99,7 +99,13 @@ export class StreamHub {
     const accountId = principal.accountId;
     const current = await this.live.sequence(accountId);
     const res = reply.raw;
-    const headers = { ...reply.getHeaders(), 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' };
+    const headers = {
+      ...reply.getHeaders(),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    };
     reply.hijack();
     res.writeHead(200, headers as Record<string, string>);
     res.write(`retry: 2000\n\nevent: ready\ndata: ${JSON.stringify({ lstSync: current })}\n\n`);
@@ -118,7 +124,10 @@ export class StreamHub {
 }
 
 function deny(reply: FastifyReply, http: number, code: number, message: string) {
-  return reply.code(http).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ status: 'error', code, message }));
+  return reply
+    .code(http)
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(JSON.stringify({ status: 'error', code, message }));
 }
 
 /** Registers GET /api/v2/stream on the app (called from app.ts). */

@@ -1,14 +1,6 @@
 import { defineOperation } from '../../http/operation.js';
 import { toId } from '../../http/ids.js';
-import {
-  CreateGroupBody,
-  DeleteGroupBody,
-  GroupIdResponse,
-  ListGroupsBody,
-  ListGroupsResponse,
-  MessageResponse,
-  UpdateGroupBody,
-} from './group.schemas.js';
+import { CreateGroupBody, DeleteGroupBody, GroupIdResponse, ListGroupsBody, ListGroupsResponse, MessageResponse, UpdateGroupBody } from './group.schemas.js';
 import type { GroupService } from './group.service.js';
 
 export function groupOperations({ groups }: { groups: GroupService }) {
@@ -33,7 +25,7 @@ export function groupOperations({ groups }: { groups: GroupService }) {
     defineOperation({
       module: 'group',
       name: 'update',
-      summary: "Rename a group",
+      summary: 'Rename a group',
       permission: 'group.manage',
       errorModule: 'agent',
       body: UpdateGroupBody,

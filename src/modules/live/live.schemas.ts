@@ -6,11 +6,14 @@ const Hms = Type.Array(Type.String(), { minItems: 3, maxItems: 3, description: '
 export const LiveBody = Type.Object({
   groupid: Type.Optional(
     Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^[0-9]{0,15}$' })], {
-      description: "Group filter; default: the account's defaultGroupId (55 for a new account), all agents when that group does not exist or the setting is null",
+      description:
+        "Group filter; default: the account's defaultGroupId (55 for a new account), all agents when that group does not exist or the setting is null",
     }),
   ),
   status: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('login')], { description: 'login: only logged-in agents' })),
-  A: Type.Optional(Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal('0'), Type.Literal('1')], { description: '1 adds `ex` (extra data) to each element' })),
+  A: Type.Optional(
+    Type.Union([Type.Literal(0), Type.Literal(1), Type.Literal('0'), Type.Literal('1')], { description: '1 adds `ex` (extra data) to each element' }),
+  ),
   filter: Type.Optional(
     Type.Array(
       Type.Object({

@@ -26,7 +26,9 @@ export const ListBody = Type.Object({
 
 export const TakeoverBody = Type.Object({
   callId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
-  callernumber: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Number()], { description: 'Caller number (any formatting; digits are compared)' })),
+  callernumber: Type.Optional(
+    Type.Union([Type.String({ maxLength: 64 }), Type.Number()], { description: 'Caller number (any formatting; digits are compared)' }),
+  ),
   agentid: Type.Optional(IdSchema({ description: 'The agent who takes the call over; default the calling agent' })),
 });
 
@@ -57,7 +59,12 @@ export const LiveCallSchema = Type.Object({
 });
 
 const QDura = Type.Array(Type.Object({ time: Type.Integer(), total: Type.Integer(), drop: Type.Integer(), con: Type.Integer() }));
-const Chart = Type.Object({ time: Type.Array(Type.Integer()), total: Type.Array(Type.Integer()), drop: Type.Array(Type.Integer()), con: Type.Array(Type.Integer()) });
+const Chart = Type.Object({
+  time: Type.Array(Type.Integer()),
+  total: Type.Array(Type.Integer()),
+  drop: Type.Array(Type.Integer()),
+  con: Type.Array(Type.Integer()),
+});
 
 export const CountResponse = SuccessSchema({
   lstSync: Type.String({ description: 'Sequence number of the last applied event' }),
@@ -93,7 +100,9 @@ export const ListResponse = SuccessSchema({
     size: Type.Integer(),
     calls: Type.Optional(Type.Array(LiveCallSchema)),
     queueDuration: Type.Optional(QDura),
-    summary: Type.Optional(Type.Object({ type: Type.String(), ...Counters, count: Type.Integer(), avC: Type.Number(), avR: Type.Number(), stA: Type.Integer(), st1: Type.Number() })),
+    summary: Type.Optional(
+      Type.Object({ type: Type.String(), ...Counters, count: Type.Integer(), avC: Type.Number(), avR: Type.Number(), stA: Type.Integer(), st1: Type.Number() }),
+    ),
     agent: Type.Optional(
       Type.Array(
         Type.Object({

@@ -32,7 +32,20 @@ export interface ListQuery {
 }
 
 type CallView = ReturnType<typeof liveCallView>;
-const FILTER_KEYS = new Set(['callId', 'caller', 'did', 'groupId', 'campaignId', 'direction', 'state', 'agentId', 'ringingAgentId', 'wait', 'queuedAt', 'onHold']);
+const FILTER_KEYS = new Set([
+  'callId',
+  'caller',
+  'did',
+  'groupId',
+  'campaignId',
+  'direction',
+  'state',
+  'agentId',
+  'ringingAgentId',
+  'wait',
+  'queuedAt',
+  'onHold',
+]);
 const OPS = new Set(['gte', 'lte', 'eq', 'ne', 'in']);
 export const MODULES = ['queueDuration', 'summary', 'agent', 'calls'] as const;
 const SUMMARY_TYPES: Record<string, string | null> = { all: null, pending: 'queued', process: 'ringing', assigned: 'connected' };
@@ -145,7 +158,9 @@ export class QueueService {
     for (const m of modules) if (!(MODULES as readonly string[]).includes(m)) throw fail(1000, `Modules: ${m}; use ${MODULES.join(', ')}`);
     const summaryType = q.summarytype ?? 'all';
     if (!(summaryType in SUMMARY_TYPES)) throw queueError(1502, `summarytype ${JSON.stringify(summaryType)}; use ${Object.keys(SUMMARY_TYPES).join(', ')}`);
-    const locked = await withLocks(this.ctx.db, [listLockKey(principal.accountId, q)], LIST_LOCK_MS, () => this.listUnlocked(principal, q, predicates, modules, summaryType));
+    const locked = await withLocks(this.ctx.db, [listLockKey(principal.accountId, q)], LIST_LOCK_MS, () =>
+      this.listUnlocked(principal, q, predicates, modules, summaryType),
+    );
     if (!locked) throw queueError(1501, 'an identical queue/list request is running for this account');
     return locked.value;
   }
@@ -179,7 +194,16 @@ export class QueueService {
         .sort((a, b) => a.agentId - b.agentId)
         .map((a) => {
           const r = perAgent.get(a.agentId);
-          return { agentId: a.agentId, state: agentStateName(a), loginType: a.loginType ?? '', callId: a.callId ?? '', ringingCallId: a.ringCall ?? '', add: r?.add ?? 0, drop: r?.drop ?? 0, con: r?.con ?? 0 };
+          return {
+            agentId: a.agentId,
+            state: agentStateName(a),
+            loginType: a.loginType ?? '',
+            callId: a.callId ?? '',
+            ringingCallId: a.ringCall ?? '',
+            add: r?.add ?? 0,
+            drop: r?.drop ?? 0,
+            con: r?.con ?? 0,
+          };
         });
     }
     return { lstSync: String(seq), window, chart: s.chart, data };

@@ -72,8 +72,21 @@ function byKey<K extends string | number>(items: Item[], keyOf: (i: Item) => K |
 
 export function liveCallView(c: CallLive, now: number) {
   const wait = Math.max(0, (c.answeredAt ?? now) - c.queuedAt);
-  return { callId: c.callId, state: c.state, caller: c.caller ?? '', did: c.did ?? '', groupId: c.groupId, campaignId: c.campaignId ?? '', direction: c.direction,
-    agentId: c.agentId, ringingAgentId: c.ringAgent, onHold: c.onHold, queuedAt: c.queuedAt, answeredAt: c.answeredAt, wait: round2(wait) };
+  return {
+    callId: c.callId,
+    state: c.state,
+    caller: c.caller ?? '',
+    did: c.did ?? '',
+    groupId: c.groupId,
+    campaignId: c.campaignId ?? '',
+    direction: c.direction,
+    agentId: c.agentId,
+    ringingAgentId: c.ringAgent,
+    onHold: c.onHold,
+    queuedAt: c.queuedAt,
+    answeredAt: c.answeredAt,
+    wait: round2(wait),
+  };
 }
 
 export function queueStats(input: QueueInput) {

@@ -51,10 +51,13 @@ export class RoleRepository {
   }
 
   update(roleId: number, r: { name: string; permissions: string; canSee: number; status: number }) {
-    return this.t.run(
-      'UPDATE roles SET name = $3, permissions = $4, can_see = $5, status = $6 WHERE account_id = $1 AND id = $2 AND is_deleted = 0',
-      [roleId, r.name, r.permissions, r.canSee, r.status],
-    );
+    return this.t.run('UPDATE roles SET name = $3, permissions = $4, can_see = $5, status = $6 WHERE account_id = $1 AND id = $2 AND is_deleted = 0', [
+      roleId,
+      r.name,
+      r.permissions,
+      r.canSee,
+      r.status,
+    ]);
   }
 
   /** The row stays, flagged deleted (role/list with status "deleted" shows it). */
@@ -75,7 +78,8 @@ export class RoleRepository {
     if (f.createdFrom !== undefined) conds.push(`r.create_date >= ${p(f.createdFrom)}`);
     if (f.createdTo !== undefined) conds.push(`r.create_date <= ${p(f.createdTo)}`);
     if (f.heldByAgent !== undefined) {
-      const within = f.agentWithin === undefined || f.agentWithin === null ? '' : ` AND (a.id = ${p(f.agentWithin)} OR a.parent_path LIKE ${p(`%,${f.agentWithin},%`)})`;
+      const within =
+        f.agentWithin === undefined || f.agentWithin === null ? '' : ` AND (a.id = ${p(f.agentWithin)} OR a.parent_path LIKE ${p(`%,${f.agentWithin},%`)})`;
       conds.push(`r.id IN (SELECT a.role_id FROM agents a WHERE a.account_id = $1 AND a.id = ${p(f.heldByAgent)} AND a.is_deleted = 0${within})`);
     }
     return { sql: conds.join(' AND '), params };

@@ -27,7 +27,9 @@ const PageNumber = (def: number, max: number, what: string) =>
 
 export const ListRolesBody = Type.Object({
   agentid: Type.Optional(
-    Type.Union([IdSchema(), Type.Literal(''), Type.Null()], { description: 'Only the role held by this agent (none when it is unknown); null or "": no filter' }),
+    Type.Union([IdSchema(), Type.Literal(''), Type.Null()], {
+      description: 'Only the role held by this agent (none when it is unknown); null or "": no filter',
+    }),
   ),
   status: Type.Optional(
     Type.Union([Type.Literal('active'), Type.Literal('inactive'), Type.Literal('deleted')], {

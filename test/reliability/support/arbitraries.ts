@@ -20,15 +20,49 @@ export const nastyValue: fc.Arbitrary<unknown> = fc.oneof(
   {
     weight: 6,
     arbitrary: fc.constantFrom<unknown>(
-      '', ' ', '0', '-1', '1e3', '0x1F', 'NaN', 'Infinity', 'null', 'true', '[]', '{}', '__proto__', 'constructor',
-      "'; DROP TABLE accounts; --", "1' OR '1'='1", '$1', '%s%n%x', '\u0000', 'a\u0000b', '\r\n\t\u0007\u001b[31m', '\u202egnp.exe',
-      '\ud800', '\udfff\ud800', '😀👍🏽‍', 'ǅ̵̡̛̖̱̦̰̻͓̘̥̓̌͂͑͋ͩ', '9'.repeat(400), '-9'.repeat(30), '2026-02-30', '1970-01-01', '9999-12-31 23:59:59',
+      '',
+      ' ',
+      '0',
+      '-1',
+      '1e3',
+      '0x1F',
+      'NaN',
+      'Infinity',
+      'null',
+      'true',
+      '[]',
+      '{}',
+      '__proto__',
+      'constructor',
+      "'; DROP TABLE accounts; --",
+      "1' OR '1'='1",
+      '$1',
+      '%s%n%x',
+      '\u0000',
+      'a\u0000b',
+      '\r\n\t\u0007\u001b[31m',
+      '\u202egnp.exe',
+      '\ud800',
+      '\udfff\ud800',
+      '😀👍🏽‍',
+      'ǅ̵̡̛̖̱̦̰̻͓̘̥̓̌͂͑͋ͩ',
+      '9'.repeat(400),
+      '-9'.repeat(30),
+      '2026-02-30',
+      '1970-01-01',
+      '9999-12-31 23:59:59',
     ),
   },
   { weight: 4, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
   { weight: 2, arbitrary: fc.constant(LONG) },
   { weight: 2, arbitrary: fc.constantFrom<unknown>([], {}, [null], [[]], { $gt: '' }, JSON.parse('{"__proto__": {"polluted": 1}}'), ['a', 1, null, {}]) },
-  { weight: 1, arbitrary: fc.constantFrom<unknown>(Array.from({ length: 10_000 }, (_, i) => i), Array.from({ length: 2000 }, () => LONG.slice(0, 300))) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<unknown>(
+      Array.from({ length: 10_000 }, (_, i) => i),
+      Array.from({ length: 2000 }, () => LONG.slice(0, 300)),
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom<unknown>(nested(200, 'object'), nested(200, 'array'), nested(2000, 'array')) },
   { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
   { weight: 2, arbitrary: fc.integer() },
@@ -90,7 +124,21 @@ export interface FuzzCase {
   raw?: string;
 }
 
-const extraKey = fc.constantFrom('__proto__', 'constructor', 'prototype', 'account_id', 'accountId', 'id', 'is_operator', 'isOperator', 'password_hash', '', ' ', '😀', 'a'.repeat(1000));
+const extraKey = fc.constantFrom(
+  '__proto__',
+  'constructor',
+  'prototype',
+  'account_id',
+  'accountId',
+  'id',
+  'is_operator',
+  'isOperator',
+  'password_hash',
+  '',
+  ' ',
+  '😀',
+  'a'.repeat(1000),
+);
 
 /**
  * A hostile or unusual body for the operation, derived from its schema.
@@ -99,14 +147,20 @@ const extraKey = fc.constantFrom('__proto__', 'constructor', 'prototype', 'accou
  */
 export function fuzzCase(op: ApiOperation, pool: (field: string) => unknown[] = () => []): fc.Arbitrary<FuzzCase> {
   const fields = ownFields(op);
-  const shape: JsonSchema = { type: 'object', properties: Object.fromEntries(fields), required: (op.body.required ?? []).filter((k) => fields.some(([f]) => f === k)) };
+  const shape: JsonSchema = {
+    type: 'object',
+    properties: Object.fromEntries(fields),
+    required: (op.body.required ?? []).filter((k) => fields.some(([f]) => f === k)),
+  };
   const valid = validValue(shape) as fc.Arbitrary<Record<string, unknown>>;
   const names = fields.map(([k]) => k);
   const field = names.length ? fc.constantFrom(...names) : fc.constant('x');
   const strategies: Array<fc.Arbitrary<FuzzCase>> = [
     valid.map((body) => ({ how: 'schema-valid', body })),
     fc.tuple(valid, field, nastyValue).map(([body, k, v]) => ({ how: `field ${k} := nasty`, body: { ...body, [k]: v } })),
-    fc.tuple(valid, fc.dictionary(extraKey, nastyValue, { maxKeys: 4 })).map(([body, extra]) => ({ how: 'extra fields', body: Object.assign(JSON.parse(JSON.stringify(extra)) as object, body) })),
+    fc
+      .tuple(valid, fc.dictionary(extraKey, nastyValue, { maxKeys: 4 }))
+      .map(([body, extra]) => ({ how: 'extra fields', body: Object.assign(JSON.parse(JSON.stringify(extra)) as object, body) })),
     valid.map((body) => ({ how: 'numbers<->strings', body: Object.fromEntries(Object.entries(body).map(([k, v]) => [k, swapped(v)])) })),
     fc.dictionary(fc.oneof(field, fc.string({ maxLength: 8 })), nastyValue, { minKeys: 1, maxKeys: 6 }).map((body) => ({ how: 'random fields', body })),
     fc.constantFrom<FuzzCase>(
@@ -135,11 +189,13 @@ export function fuzzCase(op: ApiOperation, pool: (field: string) => unknown[] = 
   }
   const required = shape.required ?? [];
   if (required.length) {
-    strategies.push(fc.tuple(valid, fc.constantFrom(...required)).map(([body, k]) => {
-      const copy = { ...body };
-      delete copy[k];
-      return { how: `missing ${k}`, body: copy };
-    }));
+    strategies.push(
+      fc.tuple(valid, fc.constantFrom(...required)).map(([body, k]) => {
+        const copy = { ...body };
+        delete copy[k];
+        return { how: `missing ${k}`, body: copy };
+      }),
+    );
   }
   return fc.oneof(...strategies);
 }

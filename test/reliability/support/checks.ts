@@ -52,7 +52,10 @@ export async function tableNames(db: Database): Promise<string[]> {
     db.dialect === 'sqlite'
       ? await db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
       : await db.all<{ name: string }>('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()');
-  return rows.map((r) => r.name).filter((n) => !VOLATILE.has(n)).sort();
+  return rows
+    .map((r) => r.name)
+    .filter((n) => !VOLATILE.has(n))
+    .sort();
 }
 
 /**
@@ -86,7 +89,10 @@ async function columnsOf(db: Database, table: string): Promise<string[]> {
     const rows =
       db.dialect === 'sqlite'
         ? await db.all<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`)
-        : await db.all<{ name: string }>('SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1', [table]);
+        : await db.all<{ name: string }>(
+            'SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1',
+            [table],
+          );
     cols = rows.map((r) => r.name);
     m.set(table, cols);
   }

@@ -49,14 +49,20 @@ export interface ApiOperation {
 export const CREDENTIAL_FIELDS = new Set(['ssid', 'userId', 'token']);
 
 export function operationsOf(app: FastifyInstance): ApiOperation[] {
-  const doc = app.swagger() as { paths: Record<string, Record<string, { description?: string; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>> };
+  const doc = app.swagger() as {
+    paths: Record<string, Record<string, { description?: string; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
+  };
   const ops: ApiOperation[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     const post = item.post;
     const m = /^\/api\/v2\/([^/]+)\/([^/]+)$/.exec(path);
     if (!post || !m) continue;
     const description = post.description ?? '';
-    const callers = /Callers: ([^.]+)\./.exec(description)?.[1]?.split(',').map((s) => s.trim()) ?? [];
+    const callers =
+      /Callers: ([^.]+)\./
+        .exec(description)?.[1]
+        ?.split(',')
+        .map((s) => s.trim()) ?? [];
     ops.push({
       path,
       id: `${m[1]}/${m[2]}`,
@@ -66,7 +72,10 @@ export function operationsOf(app: FastifyInstance): ApiOperation[] {
       callers,
       permission: /Permission: `([^`]+)`/.exec(description)?.[1],
       body: post.requestBody?.content?.['application/json']?.schema ?? { type: 'object', properties: {} },
-      errors: (/Error codes: ([\d, ]+)/.exec(description)?.[1] ?? '').split(',').map((s) => Number(s.trim())).filter((n) => n > 0),
+      errors: (/Error codes: ([\d, ]+)/.exec(description)?.[1] ?? '')
+        .split(',')
+        .map((s) => Number(s.trim()))
+        .filter((n) => n > 0),
     });
   }
   return ops.sort((a, b) => a.id.localeCompare(b.id));

@@ -46,9 +46,21 @@ function script(now: number): Step[] {
     { op: 'account/getSettings', body: (v) => ({ ssid: v.ssid }) },
     { op: 'group/create', body: (v) => ({ ssid: v.ssid, groupId: 55, name: 'Sales' }) },
     { op: 'group/create', body: (v) => ({ ssid: v.ssid, name: 'Support' }) },
-    { op: 'role/create', body: (v) => ({ ssid: v.ssid, name: 'Supervisor', permissions: ['agent.view', 'agent.live'] }), keep: (a, v) => void (v.roleId = data(a).roleId as number) },
-    { op: 'Agent/create', body: (v) => ({ ssid: v.ssid, ...agent(1), role: v.roleId, group: { 55: { receive_call: 'Y' } } }), keep: (a, v) => void v.agentIds.push(data(a).agentId as number) },
-    { op: 'Agent/create', body: (v) => ({ ssid: v.ssid, ...agent(2), role: v.roleId, group: { 55: { receive_call: 'Y' } } }), keep: (a, v) => void v.agentIds.push(data(a).agentId as number) },
+    {
+      op: 'role/create',
+      body: (v) => ({ ssid: v.ssid, name: 'Supervisor', permissions: ['agent.view', 'agent.live'] }),
+      keep: (a, v) => void (v.roleId = data(a).roleId as number),
+    },
+    {
+      op: 'Agent/create',
+      body: (v) => ({ ssid: v.ssid, ...agent(1), role: v.roleId, group: { 55: { receive_call: 'Y' } } }),
+      keep: (a, v) => void v.agentIds.push(data(a).agentId as number),
+    },
+    {
+      op: 'Agent/create',
+      body: (v) => ({ ssid: v.ssid, ...agent(2), role: v.roleId, group: { 55: { receive_call: 'Y' } } }),
+      keep: (a, v) => void v.agentIds.push(data(a).agentId as number),
+    },
     { op: 'Agent/create', body: (v) => ({ ssid: v.ssid, ...agent(1), role: v.roleId }) },
     { op: 'did/create', body: (v) => ({ ssid: v.ssid, did: v.did }) },
     { op: 'did/list', body: (v) => ({ ssid: v.ssid }) },
@@ -94,7 +106,11 @@ function script(now: number): Step[] {
  * Runs the workload; `send(i)` picks the node for request `i`. Answers the
  * normalised answers, one line per request.
  */
-export async function runWorkload(ops: ApiOperation[], sendVia: (i: number) => Send, opts: { seed: number; generated: number; now: number }): Promise<string[]> {
+export async function runWorkload(
+  ops: ApiOperation[],
+  sendVia: (i: number) => Send,
+  opts: { seed: number; generated: number; now: number },
+): Promise<string[]> {
   const byId = new Map(ops.map((o) => [o.id, o]));
   const v: Vars = { operator: '', ssid: '', agentIds: [], roleId: 0, did: '8044556677' };
   const out: string[] = [];
@@ -124,7 +140,6 @@ export async function runWorkload(ops: ApiOperation[], sendVia: (i: number) => S
 
 /** Keys whose values depend on the wall clock or are secrets. */
 const VOLATILE = /(ssid|token|time|date|expires|At$|^ts$|since|dura|wait|elapsed|^t[A-Z]|lcT|^uid$|^st1$|^chart$)/i;
-
 
 export function normalise(a: Answer): string {
   return `${a.http} ${JSON.stringify(a.body, (k, val: unknown) => (k && VOLATILE.test(k) ? '<v>' : val))}`;

@@ -55,7 +55,7 @@ export async function fragmentsByDay(cache: DayCache, plan: DayAnswerPlan): Prom
   const { segments } = plan;
   const tokens = segments.map((s) => tokenOf(s, plan.versions));
   const out = segments.map((s, i) => (s.whole ? cache.get(`${plan.key}|${s.day}`, tokens[i]!) : undefined));
-  for (let i = 0; i < segments.length; ) {
+  for (let i = 0; i < segments.length;) {
     if (out[i]) {
       i++;
       continue;

@@ -141,7 +141,10 @@ export class AnalysisRepository {
 
   /** Change marks of the UTC days fromDay…toDay (analysis_versions; a day never marked has no row). */
   async versions(fromDay: number, toDay: number): Promise<Map<number, number>> {
-    const rows = await this.t.allValues('SELECT utc_day, version FROM analysis_versions WHERE account_id = $1 AND utc_day >= $2 AND utc_day <= $3', [fromDay, toDay]);
+    const rows = await this.t.allValues('SELECT utc_day, version FROM analysis_versions WHERE account_id = $1 AND utc_day >= $2 AND utc_day <= $3', [
+      fromDay,
+      toDay,
+    ]);
     return new Map(rows.map((r) => [Number(r[0]), Number(r[1])]));
   }
 
@@ -203,7 +206,9 @@ export class AnalysisRepository {
     const lo = `$${params.push(s.from!) + 1}`;
     const hi = `$${params.push(s.to! + 86400) + 1}`;
     const where = `h.account_id = $1${agentClause} AND h.ring_at >= ${lo} AND h.ring_at < ${hi} AND c.account_id = h.account_id AND c.call_id = h.call_id AND ${this.callWhere(s, params)}`;
-    const cols = CALL_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ');
+    const cols = CALL_COLUMNS.split(', ')
+      .map((c) => `c.${c}`)
+      .join(', ');
     const rows = await this.t.all<CallRowWithHits & { agent_id: number; ring_secs: number; answered: number }>(
       `SELECT ${cols}, h.agent_id, h.ring_secs, h.answered FROM call_hits h CROSS JOIN calls c WHERE ${where}`,
       params,
@@ -233,7 +238,12 @@ export class AnalysisRepository {
     if (agents && agents.length > 0 && s.from !== null && s.to !== null) return this.rawByAgents(s, agents);
     const cp: Param[] = [];
     const cw = this.callWhere(s, cp);
-    const calls = await this.t.all<CallRowWithHits>(`SELECT ${CALL_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')} FROM calls c WHERE ${cw}`, cp);
+    const calls = await this.t.all<CallRowWithHits>(
+      `SELECT ${CALL_COLUMNS.split(', ')
+        .map((c) => `c.${c}`)
+        .join(', ')} FROM calls c WHERE ${cw}`,
+      cp,
+    );
     const hp: Param[] = [];
     const hw = this.callWhere(s, hp) + valueClauses('h.agent_id', s.filters.agent, hp, true);
     const hits = await this.t.all<{ call_id: string; agent_id: number; ring_secs: number; answered: number }>(

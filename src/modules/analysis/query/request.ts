@@ -96,7 +96,12 @@ function applyFilter(q: AnalysisQuery, f: unknown, tz: string): void {
     const prev = q.range;
     const next = { wallFrom, wallTo, from: wallToUtc(tz, wallFrom), to: wallToUtc(tz, wallTo) };
     q.range = prev
-      ? { wallFrom: Math.max(prev.wallFrom, next.wallFrom), wallTo: Math.min(prev.wallTo, next.wallTo), from: Math.max(prev.from, next.from), to: Math.min(prev.to, next.to) }
+      ? {
+          wallFrom: Math.max(prev.wallFrom, next.wallFrom),
+          wallTo: Math.min(prev.wallTo, next.wallTo),
+          from: Math.max(prev.from, next.from),
+          to: Math.min(prev.to, next.to),
+        }
       : next;
     return;
   }

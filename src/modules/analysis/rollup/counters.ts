@@ -9,10 +9,31 @@ import type { CallHit } from '../../calls/call-record.js';
  */
 export const GHOST_MAX = 10;
 export const COLS = [
-  'tc', 'ac', 'mc', 'uc', 'ca', 'pm', 'cm',
-  'fr_uc', 'fr_ca', 'fr_pm', 'fr_cm', 'fr_can',
-  'gh0', 'gh1', 'gh2', 'gh3', 'gh4', 'gh5', 'gh6', 'gh7', 'gh8', 'gh9', 'gh10',
-  'ring_sum', 'hold_sum',
+  'tc',
+  'ac',
+  'mc',
+  'uc',
+  'ca',
+  'pm',
+  'cm',
+  'fr_uc',
+  'fr_ca',
+  'fr_pm',
+  'fr_cm',
+  'fr_can',
+  'gh0',
+  'gh1',
+  'gh2',
+  'gh3',
+  'gh4',
+  'gh5',
+  'gh6',
+  'gh7',
+  'gh8',
+  'gh9',
+  'gh10',
+  'ring_sum',
+  'hold_sum',
 ] as const;
 export type Col = (typeof COLS)[number];
 export const NCOLS = COLS.length;
@@ -97,8 +118,21 @@ export function addCallInKey(vec: CounterVector, c: CallFacts, hits: CallFacts['
 
 /** The API counter codes, in answer order. */
 export const CODES = [
-  'TC', 'AC', 'MC', 'UC', 'CA', 'PM', 'CM',
-  'FR_UC', 'FR_CA', 'FR_PM', 'FR_CM', 'FR_CAN_FR_PM_N', 'GH_UC', 'avgRingTime', 'avgHoldTime',
+  'TC',
+  'AC',
+  'MC',
+  'UC',
+  'CA',
+  'PM',
+  'CM',
+  'FR_UC',
+  'FR_CA',
+  'FR_PM',
+  'FR_CM',
+  'FR_CAN_FR_PM_N',
+  'GH_UC',
+  'avgRingTime',
+  'avgHoldTime',
 ] as const;
 export type Code = (typeof CODES)[number];
 

@@ -130,8 +130,18 @@ export class RollupBatch {
     }
     const days = [...daily.values()];
     await writeDeltas(tx, accountId, 'analysis_hourly', [...hourly.values()]);
-    await writeDeltas(tx, accountId, 'analysis_daily', days.filter((d) => d.dim !== 'cube'));
-    await writeDeltas(tx, accountId, 'analysis_cube', days.filter((d) => d.dim === 'cube'));
+    await writeDeltas(
+      tx,
+      accountId,
+      'analysis_daily',
+      days.filter((d) => d.dim !== 'cube'),
+    );
+    await writeDeltas(
+      tx,
+      accountId,
+      'analysis_cube',
+      days.filter((d) => d.dim === 'cube'),
+    );
     // Answers of these days kept on any node are stale from this transaction's commit on.
     await bumpVersions(tx, accountId, [...utcDays]);
     this.deltas.clear();

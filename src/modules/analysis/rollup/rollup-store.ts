@@ -76,7 +76,6 @@ export function tableStore(tx: Queryable, accountId: number): RollupStore {
   };
 }
 
-
 /**
  * tableStore for a batch of calls (new ones, or old versions about to
  * leave), with the flag bookings of the calls and of the originals they

@@ -54,7 +54,12 @@ async function write(tx: Queryable, accountId: number, table: string, keyCols: s
 }
 
 /** Adds the deltas to analysis_hourly / analysis_daily (per dimension) or analysis_cube. */
-export async function writeDeltas(tx: Queryable, accountId: number, table: 'analysis_hourly' | 'analysis_daily' | 'analysis_cube', deltas: Delta[]): Promise<void> {
+export async function writeDeltas(
+  tx: Queryable,
+  accountId: number,
+  table: 'analysis_hourly' | 'analysis_daily' | 'analysis_cube',
+  deltas: Delta[],
+): Promise<void> {
   if (table !== 'analysis_cube') {
     await write(tx, accountId, table, ['dim', 'bucket', 'k', 'direction'], deltas, (d) => [d.dim, d.bucket, d.key, d.direction]);
     return;

@@ -39,7 +39,13 @@ describe('hitsDataJson', () => {
         { name: 'GH_UC', code: 'GH_UC' },
       ],
     });
-    const text = dataText(q, grid([['10', '', { tc: 3, ring_sum: 10 }, 1], ['9', '', { tc: 1, ring_sum: 0 }]]))!;
+    const text = dataText(
+      q,
+      grid([
+        ['10', '', { tc: 3, ring_sum: 10 }, 1],
+        ['9', '', { tc: 1, ring_sum: 0 }],
+      ]),
+    )!;
     expect(JSON.parse(text)).toEqual({
       '9': { TH: 1, avgRingTime: 0, avgHoldTime: null, GH_UC: 0 },
       '10': { TH: 3, avgRingTime: 3.33, avgHoldTime: null, GH_UC: 1 },
@@ -68,12 +74,22 @@ describe('hitsDataJson', () => {
 describe('joinFragments', () => {
   it('joins days written apart into the answer of the whole range (keys merged and ordered, days in order)', () => {
     const q = query({ breakDown: 'agent', multi: true, display: 'hour' });
-    const day1 = grid([['10', '2026-11-01 09:00', { tc: 1 }], ['9', '2026-11-01 10:00', { tc: 2 }], ['11', '2026-11-01 11:00', {}]]);
-    const day2 = grid([['10', '2026-11-02 00:00', { tc: 3 }], ['12', '2026-11-02 01:00', { tc: 4 }]]);
+    const day1 = grid([
+      ['10', '2026-11-01 09:00', { tc: 1 }],
+      ['9', '2026-11-01 10:00', { tc: 2 }],
+      ['11', '2026-11-01 11:00', {}],
+    ]);
+    const day2 = grid([
+      ['10', '2026-11-02 00:00', { tc: 3 }],
+      ['12', '2026-11-02 01:00', { tc: 4 }],
+    ]);
     const joined = Buffer.concat(joinFragments([bucketFragment(q, day1), bucketFragment(q, new Map()), bucketFragment(q, day2)])!);
     const whole = grid([
-      ['10', '2026-11-01 09:00', { tc: 1 }], ['9', '2026-11-01 10:00', { tc: 2 }], ['11', '2026-11-01 11:00', {}],
-      ['10', '2026-11-02 00:00', { tc: 3 }], ['12', '2026-11-02 01:00', { tc: 4 }],
+      ['10', '2026-11-01 09:00', { tc: 1 }],
+      ['9', '2026-11-01 10:00', { tc: 2 }],
+      ['11', '2026-11-01 11:00', {}],
+      ['10', '2026-11-02 00:00', { tc: 3 }],
+      ['12', '2026-11-02 01:00', { tc: 4 }],
     ]);
     expect(joined.toString()).toBe(dataText(q, whole));
     expect(Object.keys(JSON.parse(joined.toString()))).toEqual(['9', '10', '12']);

@@ -163,7 +163,10 @@ export function hitsDataJson(q: AnalysisQuery, grid: Grid): Buffer[] | null {
   for (const key of [...grid.keys()].sort(byKey)) {
     const buckets = counted(grid.get(key)!);
     if (buckets.length === 0) continue;
-    out.ascii(out.length === 0 ? '{' : ',').string(key).ascii(':');
+    out
+      .ascii(out.length === 0 ? '{' : ',')
+      .string(key)
+      .ascii(':');
     if (q.multi) {
       out.ascii('{"total":');
       counters(buckets[0]![1]);
