@@ -964,7 +964,7 @@ export interface operations {
                         code: 200;
                         data: {
                             customFields: {
-                                /** @description custom_<name> */
+                                /** @description `custom_` followed by the name (letters, digits, underscore; at most 60), e.g. `custom_plan` */
                                 key: string;
                                 required?: boolean;
                                 type: "text" | "number" | "date" | "email" | "phone";
@@ -994,7 +994,7 @@ export interface operations {
             content: {
                 "application/json": {
                     customFields?: {
-                        /** @description custom_<name> */
+                        /** @description `custom_` followed by the name (letters, digits, underscore; at most 60), e.g. `custom_plan` */
                         key: string;
                         required?: boolean;
                         type: "text" | "number" | "date" | "email" | "phone";
@@ -1024,7 +1024,7 @@ export interface operations {
                         code: 200;
                         data: {
                             customFields: {
-                                /** @description custom_<name> */
+                                /** @description `custom_` followed by the name (letters, digits, underscore; at most 60), e.g. `custom_plan` */
                                 key: string;
                                 required?: boolean;
                                 type: "text" | "number" | "date" | "email" | "phone";
@@ -1220,7 +1220,7 @@ export interface operations {
                                     receive_call: string;
                                 };
                             };
-                            /** @description One {"<groupId>": "<name>"} object per group */
+                            /** @description One object per group: `{"55": "Support"}` (group id → group name) */
                             groupNames: {
                                 [key: string]: string;
                             }[];
@@ -1652,9 +1652,81 @@ export interface operations {
                     "application/json": {
                         /** @enum {number} */
                         code: 200;
-                        /** @description Per breakdown key: {counter: value} (multi false) or {bucket: {counter: value}} (multi true); see docs/api/analysis.md */
+                        /** @description Per breakdown key: its counters (multi false), or bucket label → counters (multi true); see docs/api/analysis.md */
                         data: {
-                            [key: string]: unknown;
+                            [key: string]: ({
+                                /** @description Hits answered */
+                                AC?: number;
+                                /** @description Hold seconds of the CA calls ÷ CA, 2 decimals; null when CA is 0 */
+                                avgHoldTime?: number | null;
+                                /** @description Ring seconds of the hits ÷ TC, 2 decimals; null when TC is 0 */
+                                avgRingTime?: number | null;
+                                /** @description Calls with an answered hit in the key */
+                                CA?: number;
+                                /** @description Calls without an answered hit in the key, never answered (UC = CA + PM + CM) */
+                                CM?: number;
+                                /** @description CA over the calls that are retries */
+                                FR_CA?: number;
+                                /** @description Calls never answered that an answered call retries */
+                                FR_CAN_FR_PM_N?: number;
+                                /** @description CM over the calls that are retries */
+                                FR_CM?: number;
+                                /** @description PM over the calls that are retries */
+                                FR_PM?: number;
+                                /** @description UC over the calls that are retries */
+                                FR_UC?: number;
+                                /** @description Ghost calls: CA calls whose talk time is at most the account's ghostThresholdSecs */
+                                GH_UC?: number;
+                                /** @description Hits not answered (TC = AC + MC) */
+                                MC?: number;
+                                /** @description Calls without an answered hit in the key, answered elsewhere */
+                                PM?: number;
+                                /** @description Hits (offers to an agent) in the key */
+                                TC?: number;
+                                /** @description Total hits: TC under the name it was asked by */
+                                TH?: number;
+                                /** @description Calls in the key (at least one hit there) */
+                                UC?: number;
+                            } & {
+                                [key: string]: number | null;
+                            }) | {
+                                [key: string]: {
+                                    /** @description Hits answered */
+                                    AC?: number;
+                                    /** @description Hold seconds of the CA calls ÷ CA, 2 decimals; null when CA is 0 */
+                                    avgHoldTime?: number | null;
+                                    /** @description Ring seconds of the hits ÷ TC, 2 decimals; null when TC is 0 */
+                                    avgRingTime?: number | null;
+                                    /** @description Calls with an answered hit in the key */
+                                    CA?: number;
+                                    /** @description Calls without an answered hit in the key, never answered (UC = CA + PM + CM) */
+                                    CM?: number;
+                                    /** @description CA over the calls that are retries */
+                                    FR_CA?: number;
+                                    /** @description Calls never answered that an answered call retries */
+                                    FR_CAN_FR_PM_N?: number;
+                                    /** @description CM over the calls that are retries */
+                                    FR_CM?: number;
+                                    /** @description PM over the calls that are retries */
+                                    FR_PM?: number;
+                                    /** @description UC over the calls that are retries */
+                                    FR_UC?: number;
+                                    /** @description Ghost calls: CA calls whose talk time is at most the account's ghostThresholdSecs */
+                                    GH_UC?: number;
+                                    /** @description Hits not answered (TC = AC + MC) */
+                                    MC?: number;
+                                    /** @description Calls without an answered hit in the key, answered elsewhere */
+                                    PM?: number;
+                                    /** @description Hits (offers to an agent) in the key */
+                                    TC?: number;
+                                    /** @description Total hits: TC under the name it was asked by */
+                                    TH?: number;
+                                    /** @description Calls in the key (at least one hit there) */
+                                    UC?: number;
+                                } & {
+                                    [key: string]: number | null;
+                                };
+                            };
                         };
                         /** @enum {string} */
                         status: "success";

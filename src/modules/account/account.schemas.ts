@@ -15,7 +15,10 @@ export const CreateAccountResponse = SuccessSchema({ data: Type.Object({ userId:
 
 const CustomField = Type.Object(
   {
-    key: Type.String({ pattern: '^custom_[A-Za-z0-9_]{1,60}$', description: 'custom_<name>' }),
+    key: Type.String({
+      pattern: '^custom_[A-Za-z0-9_]{1,60}$',
+      description: '`custom_` followed by the name (letters, digits, underscore; at most 60), e.g. `custom_plan`',
+    }),
     type: Type.Union(CUSTOM_FIELD_TYPES.map((t) => Type.Literal(t))),
     required: Type.Optional(Type.Boolean()),
   },

@@ -90,7 +90,7 @@ export const CadBody = Type.Object({
 
 export const GroupMappingBody = Type.Object({ agentId: AgentId, group: GroupMappingSchema });
 
-const GroupNames = Type.Array(Type.Record(Type.String(), Type.String()), { description: 'One {"<groupId>": "<name>"} object per group' });
+const GroupNames = Type.Array(Type.Record(Type.String(), Type.String()), { description: 'One object per group: `{"55": "Support"}` (group id → group name)' });
 
 export const AgentRecordSchema = Type.Object({
   name: Type.String(),

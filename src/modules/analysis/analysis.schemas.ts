@@ -28,14 +28,56 @@ export const HitsBody = Type.Object({
   fileds: Type.Optional(CounterList),
 });
 
+const count = (description: string) => Type.Optional(Type.Integer({ minimum: 0, description }));
+const average = (description: string) => Type.Optional(Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { description }));
+
 /**
- * `data`: per breakdown key, counters (multi false) or bucket label →
- * counters (multi true); a counter is a number or null (averages). Declared
- * loosely on purpose: answers run to megabytes (a month by agent and day) and
- * a nested schema makes the serializer validate every value (~10× slower).
+ * The counters of one key (and bucket): those asked for in `fields`, every
+ * one by default (docs/metrics.md has the exact definitions). A counter is
+ * answered under the name it was asked by: `TH` (= `TC`), or another
+ * spelling, since codes match case-insensitively (`tc`) — those are the
+ * additional properties.
+ */
+export const HitCounters = Type.Object(
+  {
+    TC: count('Hits (offers to an agent) in the key'),
+    TH: count('Total hits: TC under the name it was asked by'),
+    AC: count('Hits answered'),
+    MC: count('Hits not answered (TC = AC + MC)'),
+    UC: count('Calls in the key (at least one hit there)'),
+    CA: count('Calls with an answered hit in the key'),
+    PM: count('Calls without an answered hit in the key, answered elsewhere'),
+    CM: count('Calls without an answered hit in the key, never answered (UC = CA + PM + CM)'),
+    FR_UC: count('UC over the calls that are retries'),
+    FR_CA: count('CA over the calls that are retries'),
+    FR_PM: count('PM over the calls that are retries'),
+    FR_CM: count('CM over the calls that are retries'),
+    FR_CAN_FR_PM_N: count('Calls never answered that an answered call retries'),
+    GH_UC: count("Ghost calls: CA calls whose talk time is at most the account's ghostThresholdSecs"),
+    avgRingTime: average('Ring seconds of the hits ÷ TC, 2 decimals; null when TC is 0'),
+    avgHoldTime: average('Hold seconds of the CA calls ÷ CA, 2 decimals; null when CA is 0'),
+  },
+  {
+    additionalProperties: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
+      description: 'A counter asked for in another spelling (codes match case-insensitively), under that spelling',
+    }),
+  },
+);
+
+/**
+ * `data`: per breakdown key, its counters (multi false) or bucket label →
+ * counters (multi true). The answer is written as bytes (wire/hits-json.ts),
+ * never through a serializer; tests check every answer against this schema.
  */
 export const HitsResponse = SuccessSchema({
-  data: Type.Record(Type.String(), Type.Unknown(), {
-    description: 'Per breakdown key: {counter: value} (multi false) or {bucket: {counter: value}} (multi true); see docs/api/analysis.md',
-  }),
+  data: Type.Record(
+    Type.String({ description: 'Breakdown key: agent id, group id, DID or campaign' }),
+    Type.Union([
+      HitCounters,
+      Type.Record(Type.String({ description: 'Bucket: YYYY-MM-DD (date), YYYY-MM-DD HH:00 (hour), YYYY-MM (month) or total' }), HitCounters, {
+        description: 'multi true: bucket label → counters (buckets without hits are left out)',
+      }),
+    ]),
+    { description: 'Per breakdown key: its counters (multi false), or bucket label → counters (multi true); see docs/api/analysis.md' },
+  ),
 });
