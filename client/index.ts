@@ -6,7 +6,8 @@
  */
 import type { paths } from './generated/schema.js';
 
-type Prefixed = Extract<keyof paths, `/api/v2/${string}`>;
+/** The POST paths (the stream, GET /api/v2/stream, is read through streamUrl()). */
+type Prefixed = { [K in keyof paths]: K extends `/api/v2/${string}` ? (paths[K] extends { post: object } ? K : never) : never }[keyof paths];
 /** Every operation path without the `/api/v2/` prefix, e.g. `"Agent/live"`, `"auth/login"`. */
 export type OperationPath = Prefixed extends `/api/v2/${infer P}` ? P : never;
 

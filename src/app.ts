@@ -11,10 +11,11 @@ import { installBodyParsing } from './http/body.js';
 import { installCors } from './http/cors.js';
 import { ErrorEnvelopeSchema, PRESERIALIZED } from './http/envelope.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { SECURITY_SCHEMES, shareResponses } from './http/openapi.js';
 import { registerOperation } from './http/operation.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { CODE_KEYWORDS } from './http/validation.js';
-import { allOperations } from './modules/index.js';
+import { allOperations, MODULE_TAGS } from './modules/index.js';
 import { buildServices, type Services } from './modules/services.js';
 import { registerStream } from './modules/events/stream.js';
 import { installMetrics } from './observability/metrics.js';
@@ -86,10 +87,23 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
         title: 'Call Center Management API',
         version: '2.0.0',
         description:
-          'Every operation is POST /api/v2/<Module>/<operation> with a JSON body carrying the credentials ' +
-          '(ssid, or userId + token). Application errors are answered with HTTP 200 and the error envelope.',
+          'Every operation is `POST /api/v2/{Module}/{operation}` (segments match case-insensitively) with a JSON body carrying ' +
+          'the credentials: `ssid` (from `auth/login`), or `userId` + `token` (from `auth/token`). The security schemes name these ' +
+          'body fields; OpenAPI has no location for credentials inside a body.\n\n' +
+          'Success: `{"status": "success", "code": 200, …}`. Application errors are answered with HTTP 200 and the error envelope ' +
+          '`{"status": "error", "code": N, "message": "…"}`; each operation lists its codes and what they mean. Other statuses, ' +
+          'each with the envelope: 404 (unknown path), 413 (body too large), 429 (rate limited), 503 (database unreachable, ' +
+          'code 1010), 500 (unexpected failure).\n\n' +
+          'Live changes: `GET /api/v2/stream` (Server-Sent Events).',
       },
+      servers: [{ url: '/', description: 'The service that serves this document' }],
+      tags: [...MODULE_TAGS],
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
+    // Schemas added with an $id (the error envelope) keep it as their component name, not `def-0`.
+    // The answers with another status than 200, the same on every operation, are written once (components.responses).
+    transformObject: (documentObject) => ('openapiObject' in documentObject ? shareResponses(documentObject.openapiObject) : documentObject.swaggerObject),
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -867,12 +867,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live changes of the account as Server-Sent Events (agents, calls, takeover commands for the switch)
+         * @description A `text/event-stream` that stays open. Messages (`event:` names): `ready` first, with the current `lstSync`; `agent` and `call`, each carrying the entity's whole new state (a snapshot, so applying one twice is harmless; a call's `state` is queued, ringing, connected or ended); `call.takeover`, a command for the switch (bridge `callId` to agent `to`); `reset` (below). `data` is one JSON object.
+         *
+         *     Changes come in groups (one per ingest batch or takeover); the last message of a group carries `id:`, the account sequence after it. Reconnect with the `Last-Event-ID` header (or `?lastEventId=`) to get every group after it (at least once). An id older than the last 100,000 sequence numbers gets `event: reset`: reload `Agent/live` and `queue/list`, then carry on. A comment line `: hb <unix seconds>` is sent every 15 s.
+         *
+         *     Credentials: `Authorization: Bearer` with a session id, or `?ssid=`, or `?userId=` and `?token=`. Clients and switch tokens may read it; an agent needs the permission `agent.live` or `queue.view`. Only the caller's account is streamed. See docs/events.md §3.
+         */
+        get: operations["events_stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /** Error envelope */
-        "def-0": {
+        ErrorEnvelope: {
             /** @description Error code from the catalogue */
             code: number;
             message: string;
@@ -880,7 +904,96 @@ export interface components {
             status: "error";
         };
     };
-    responses: never;
+    responses: {
+        /** @description The database is unreachable; code 1010. The service recovers by itself once it is back. */
+        DatabaseUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "code": 1010,
+                 *       "message": "Database connection error"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description - `1010`: Database connection error: the database is unreachable; answered with HTTP 503
+                     * @enum {integer}
+                     */
+                    code: 1010;
+                } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+            };
+        };
+        /** @description Unexpected failure; code 500. The message never carries internal detail. */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "code": 500,
+                 *       "message": "Internal server error"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description - `500`: Internal server error: an unexpected failure; the message never carries internal detail
+                     * @enum {integer}
+                     */
+                    code: 500;
+                } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+            };
+        };
+        /** @description The body is larger than the limit (1 MiB); code 413. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "code": 413,
+                 *       "message": "Request body too large (limit 1 MiB)"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description - `413`: Request body too large: the body is larger than the limit (1 MiB)
+                     * @enum {integer}
+                     */
+                    code: 413;
+                } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+            };
+        };
+        /** @description Rate limited: more requests this minute than the per-credential limit; code 429. Retry after the minute. */
+        TooManyRequests: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "status": "error",
+                 *       "code": 429,
+                 *       "message": "Too many requests: at most 600000 a minute per credential"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description - `429`: Too many requests: more requests this minute than the per-credential limit (RATE_LIMIT_PER_MINUTE; per IP address without credentials)
+                     * @enum {integer}
+                     */
+                    code: 429;
+                } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -897,6 +1010,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "username": "acme",
+                 *       "password": "acme-password",
+                 *       "name": "Acme Support",
+                 *       "timezone": "Asia/Kolkata"
+                 *     }
+                 */
                 "application/json": {
                     name?: string;
                     password: string;
@@ -914,7 +1036,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -928,9 +1050,24 @@ export interface operations {
                         };
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1512`: E-mail already exists: the username is taken (by a client or as an agent e-mail)
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1001 | 1014 | 1015 | 1047 | 1512;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     account_getSettings: {
@@ -942,6 +1079,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Session id (from auth/login). Not together with userId/token. */
                     ssid?: string;
@@ -953,7 +1095,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -978,9 +1120,21 @@ export interface operations {
                         };
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     account_updateSettings: {
@@ -992,6 +1146,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "ghostThresholdSecs": 5,
+                 *       "customFields": [
+                 *         {
+                 *           "key": "custom_plan",
+                 *           "type": "text"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     customFields?: {
                         /** @description `custom_` followed by the name (letters, digits, underscore; at most 60), e.g. `custom_plan` */
@@ -1013,7 +1179,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1038,9 +1204,23 @@ export interface operations {
                         };
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1001 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Agent_create: {
@@ -1052,6 +1232,37 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "name": "Priya Sharma",
+                 *       "email": "priya@example.com",
+                 *       "password": "priya-password",
+                 *       "phone": "+91 98765 43210",
+                 *       "call_pass": "12345678",
+                 *       "dest_type": "MOBILE",
+                 *       "dest_value": "919876543210",
+                 *       "role": 7,
+                 *       "group": {
+                 *         "55": {
+                 *           "receive_call": "Y"
+                 *         }
+                 *       },
+                 *       "working": [
+                 *         {
+                 *           "wDays": [
+                 *             "MON",
+                 *             "TUE",
+                 *             "WED",
+                 *             "THU",
+                 *             "FRI"
+                 *           ],
+                 *           "from": 540,
+                 *           "to": 1080
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     address?: string;
                     /** @description The account's DIDs, as an array or a comma-separated string */
@@ -1104,7 +1315,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1119,9 +1330,35 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1503`: Invalid role id
+                         *     - `1504`: Invalid parent
+                         *     - `1505`: Invalid group data
+                         *     - `1508`: Invalid status value
+                         *     - `1510`: Invalid destination
+                         *     - `1511`: Working time format invalid
+                         *     - `1512`: E-mail already exists
+                         *     - `1513`: Invalid type
+                         *     - `1514`: Invalid mobile number
+                         *     - `1515`: Invalid name
+                         *     - `1516`: Invalid DID number
+                         *     - `1519`: Call password must be an integer of eight digits
+                         *     - `1528`: Invalid favorite data
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047 | 1503 | 1504 | 1505 | 1508 | 1510 | 1511 | 1512 | 1513 | 1514 | 1515 | 1516 | 1519 | 1528;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Agent_delete: {
@@ -1133,6 +1370,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "agentId": 14
+                 *     }
+                 */
                 "application/json": {
                     /** @description Agent id */
                     agentId: number | string;
@@ -1146,7 +1389,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1158,9 +1401,24 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1501`: Data already in processing
+                         *     - `1509`: Invalid agent id
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047 | 1501 | 1509;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Agent_list: {
@@ -1172,6 +1430,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "agentId": 12
+                 *     }
+                 */
                 "application/json": {
                     /** @description One agent; omitted: all visible agents */
                     agentId?: (number | string) | "";
@@ -1191,7 +1455,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1258,9 +1522,23 @@ export interface operations {
                         })[];
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1006`: Group id does not exist: no group with that id in the account
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1006 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Agent_live: {
@@ -1272,6 +1550,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "groupid": 55,
+                 *       "status": "login"
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1 adds `ex` (extra data) to each element */
                     A?: 0 | 1 | "0" | "1";
@@ -1296,7 +1581,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1370,9 +1655,24 @@ export interface operations {
                         };
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1006`: Group id does not exist: no group with that id in the account
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1502`: Invalid filter value
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1006 | 1014 | 1015 | 1047 | 1502;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Agent_setCad: {
@@ -1384,6 +1684,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "agentIds": [
+                 *         12,
+                 *         999
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Agent ids (at most 500); a single value instead of an array is 1000 */
                     agentIds: (string | number)[];
@@ -1397,7 +1706,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1419,9 +1728,23 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1501`: Data already in processing
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047 | 1501;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Agent_unsetCad: {
@@ -1433,6 +1756,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "agentIds": [
+                 *         12
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Agent ids (at most 500); a single value instead of an array is 1000 */
                     agentIds: (string | number)[];
@@ -1446,7 +1777,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1465,9 +1796,23 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1501`: Data already in processing
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047 | 1501;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Agent_update: {
@@ -1479,6 +1824,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "agentId": 12,
+                 *       "address": "4 Park Street, Kolkata",
+                 *       "status": 1
+                 *     }
+                 */
                 "application/json": {
                     address?: string;
                     /** @description Agent id */
@@ -1533,7 +1886,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1545,9 +1898,38 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1501`: Data already in processing
+                         *     - `1503`: Invalid role id
+                         *     - `1504`: Invalid parent
+                         *     - `1505`: Invalid group data
+                         *     - `1506`: Agent id and parent cannot be the same
+                         *     - `1508`: Invalid status value
+                         *     - `1509`: Invalid agent id
+                         *     - `1510`: Invalid destination
+                         *     - `1511`: Working time format invalid
+                         *     - `1512`: E-mail already exists
+                         *     - `1513`: Invalid type
+                         *     - `1514`: Invalid mobile number
+                         *     - `1515`: Invalid name
+                         *     - `1516`: Invalid DID number
+                         *     - `1519`: Call password must be an integer of eight digits
+                         *     - `1528`: Invalid favorite data
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047 | 1501 | 1503 | 1504 | 1505 | 1506 | 1508 | 1509 | 1510 | 1511 | 1512 | 1513 | 1514 | 1515 | 1516 | 1519 | 1528;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Agent_updateAgentGroupMapping: {
@@ -1559,6 +1941,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "agentId": 13,
+                 *       "group": {
+                 *         "55": {
+                 *           "receive_call": "Y"
+                 *         },
+                 *         "56": {
+                 *           "receive_call": "N"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Agent id */
                     agentId: number | string;
@@ -1579,7 +1975,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1591,9 +1987,25 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1501`: Data already in processing
+                         *     - `1505`: Invalid group data
+                         *     - `1509`: Invalid agent id
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047 | 1501 | 1505 | 1509;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     analysis_hits: {
@@ -1605,6 +2017,29 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "filter": [
+                 *         {
+                 *           "key": "date",
+                 *           "condi": "range",
+                 *           "val": "01-10-2026 00:00:00,01-11-2026 23:59:59"
+                 *         }
+                 *       ],
+                 *       "breakDown": "agentId",
+                 *       "fields": [
+                 *         "TC",
+                 *         "AC",
+                 *         "MC",
+                 *         "UC",
+                 *         "CA",
+                 *         "GH_UC",
+                 *         "avgRingTime",
+                 *         "avgHoldTime"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description agentId (default) | groupId | did | campaignId */
                     breakDown?: string;
@@ -1643,7 +2078,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1730,9 +2165,25 @@ export interface operations {
                         };
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         *     - `1002`: User id not provided: `token` was sent without `userId`
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1586`: No data for the given parameters: no call matches: no key has a hit in the range and filters
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1001 | 1002 | 1014 | 1015 | 1047 | 1586;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     auth_login: {
@@ -1744,6 +2195,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "username": "acme",
+                 *       "password": "acme-password"
+                 *     }
+                 */
                 "application/json": {
                     password: string;
                     username: string;
@@ -1751,7 +2208,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1766,9 +2223,21 @@ export interface operations {
                         /** @enum {string} */
                         status: "success";
                         userId: string;
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: wrong username or password
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     auth_logout: {
@@ -1780,6 +2249,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Session id (from auth/login). Not together with userId/token. */
                     ssid?: string;
@@ -1791,7 +2265,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1803,9 +2277,21 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     auth_revokeToken: {
@@ -1817,6 +2303,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "revoke": "Qz7mL2xV9cB4nR8tK1wY6hJ3fD0sA5gE2uP9iO4lMkc"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The token to revoke */
                     revoke: string;
@@ -1830,7 +2322,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1842,9 +2334,23 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1002`: User id not provided: `token` was sent without `userId`
+                         *     - `1012`: No data found: no such token of the caller
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1002 | 1012 | 1014 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     auth_token: {
@@ -1856,6 +2362,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "name": "PBX",
+                 *       "kind": "switch"
+                 *     }
+                 */
                 "application/json": {
                     kind?: "api" | "switch";
                     name?: string;
@@ -1869,7 +2382,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1882,9 +2395,23 @@ export interface operations {
                         status: "success";
                         token: string;
                         userId: string;
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1002`: User id not provided: `token` was sent without `userId`
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1002 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     did_create: {
@@ -1896,6 +2423,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "did": "+1 800 555 0100",
+                 *       "name": "Main line"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The number, as string or number; every non-digit is removed (3 to 15 digits remain) */
                     did: string | number;
@@ -1910,7 +2444,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1925,9 +2459,23 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1516`: Invalid DID number
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047 | 1516;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     did_delete: {
@@ -1939,6 +2487,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "did": "18005550199"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The number, as string or number; every non-digit is removed (3 to 15 digits remain) */
                     did: string | number;
@@ -1952,7 +2506,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1967,9 +2521,23 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1516`: Invalid DID number
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047 | 1516;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     did_list: {
@@ -1981,6 +2549,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Session id (from auth/login). Not together with userId/token. */
                     ssid?: string;
@@ -1992,7 +2565,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2009,9 +2582,21 @@ export interface operations {
                         }[];
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Directory_Blacklist: {
@@ -2023,6 +2608,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "contact": "919811100099",
+                 *       "DID": [
+                 *         "18005550100"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     contact?: string | number | null;
                     /** @description Array of account DIDs; [] removes the contact from the blacklist */
@@ -2039,7 +2633,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2057,9 +2651,25 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1516`: Invalid DID number: an entry of DID is not a number, or not one of the account's DIDs
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1001 | 1005 | 1014 | 1015 | 1047 | 1516;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Directory_create: {
@@ -2071,6 +2681,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "contact": "+91 98111 00042",
+                 *       "contactinfo": {
+                 *         "name": "Ravi Kumar",
+                 *         "email": "ravi@example.com",
+                 *         "company": "Kumar Traders",
+                 *         "custom_plan": "gold"
+                 *       },
+                 *       "other": {
+                 *         "vip": true,
+                 *         "source": 3
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Contact number, string or number; every non-digit is removed and 6 to 15 digits must remain */
                     contact: string | number;
@@ -2088,7 +2714,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2103,9 +2729,24 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1504`: Failed to create directory entry: the number is already in the directory
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1005 | 1014 | 1015 | 1047 | 1504;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Directory_getDnc: {
@@ -2117,6 +2758,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "contact": "919811100077"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Contact number, string or number; every non-digit is removed and 6 to 15 digits must remain */
                     contact: string | number;
@@ -2130,7 +2777,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2145,9 +2792,23 @@ export interface operations {
                         };
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1005 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Directory_getFields: {
@@ -2159,6 +2820,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "contact": "919811100042",
+                 *       "project": "name,email,dob,custom_plan"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Contact number, string or number; every non-digit is removed and 6 to 15 digits must remain */
                     contact: string | number;
@@ -2174,7 +2842,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2188,9 +2856,24 @@ export interface operations {
                         };
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1012`: No data found: the number is not in the directory
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1005 | 1014 | 1015 | 1047 | 1012;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Directory_getInfo: {
@@ -2202,6 +2885,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "cn": "919811100042",
+                 *       "field": "all"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Contact number, string or number; every non-digit is removed and 6 to 15 digits must remain */
                     cn: string | number;
@@ -2217,7 +2907,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2236,9 +2926,24 @@ export interface operations {
                         };
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1012`: No data found: the number is not in the directory
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1005 | 1014 | 1015 | 1047 | 1012;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Directory_getSticky: {
@@ -2250,6 +2955,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "contact": "919811100042"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Only this agent */
                     agentId?: number | string;
@@ -2270,7 +2981,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2289,9 +3000,27 @@ export interface operations {
                         }[];
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1502`: Type not valid
+                         *     - `1505`: CLI does not exist
+                         *     - `1506`: Group id does not exist
+                         *     - `1509`: Expiry must be an integer
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1005 | 1014 | 1015 | 1047 | 1502 | 1505 | 1506 | 1509;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Directory_removeSticky: {
@@ -2303,6 +3032,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "contact": "919811100042",
+                 *       "type": "cli",
+                 *       "cli": "18005550100"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Only this agent's setting */
                     agentId?: number | string;
@@ -2321,7 +3058,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2336,9 +3073,26 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1502`: Type not valid
+                         *     - `1505`: CLI does not exist
+                         *     - `1506`: Group id does not exist
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1005 | 1014 | 1015 | 1047 | 1502 | 1505 | 1506;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Directory_search: {
@@ -2350,6 +3104,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "contact": "91981",
+                 *       "project": "name,company",
+                 *       "limit": 10
+                 *     }
+                 */
                 "application/json": {
                     /** @description Digit prefix of the numbers to find */
                     contact: string | number;
@@ -2370,7 +3132,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2384,9 +3146,24 @@ export interface operations {
                         }[];
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1012`: No data found: no number in the directory starts with the prefix
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1005 | 1014 | 1015 | 1047 | 1012;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Directory_setDnc: {
@@ -2398,6 +3175,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "contact": "+91 98111 00077",
+                 *       "dnc": -1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Contact number, string or number; every non-digit is removed and 6 to 15 digits must remain */
                     contact: string | number;
@@ -2413,7 +3197,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2425,9 +3209,24 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1001 | 1005 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Directory_setSticky: {
@@ -2439,6 +3238,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "contact": "919811100042",
+                 *       "agentId": 12,
+                 *       "type": "cli",
+                 *       "cli": "18005550100",
+                 *       "expiry": -1
+                 *     }
+                 */
                 "application/json": {
                     /** @description Sticky agent (existing, active) */
                     agentId: number | string;
@@ -2462,7 +3271,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2474,9 +3283,30 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1501`: Sticky agent error
+                         *     - `1502`: Type not valid
+                         *     - `1505`: CLI does not exist
+                         *     - `1506`: Group id does not exist
+                         *     - `1507`: Agent does not exist in the given group
+                         *     - `1508`: Expiry must be >= -1
+                         *     - `1509`: Expiry must be an integer
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1005 | 1014 | 1015 | 1047 | 1501 | 1502 | 1505 | 1506 | 1507 | 1508 | 1509;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     Directory_update: {
@@ -2488,6 +3318,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "contact": "919811100042",
+                 *       "contactinfo": {
+                 *         "designation": "Owner"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Contact number, string or number; every non-digit is removed and 6 to 15 digits must remain */
                     contact: string | number;
@@ -2505,7 +3344,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2520,9 +3359,24 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1012`: No data found: the number is not in the directory
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1005 | 1014 | 1015 | 1047 | 1012;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     events_ingest: {
@@ -2534,6 +3388,50 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "events": [
+                 *         {
+                 *           "eventId": "ev-1001",
+                 *           "type": "agent.login",
+                 *           "ts": 1768035600,
+                 *           "agentId": 12,
+                 *           "loginType": "Web"
+                 *         },
+                 *         {
+                 *           "eventId": "ev-1003",
+                 *           "type": "call.queued",
+                 *           "ts": 1768035605,
+                 *           "callId": "c-981",
+                 *           "groupId": 55,
+                 *           "did": "18005550100",
+                 *           "caller": "+91 98111 00042"
+                 *         },
+                 *         {
+                 *           "eventId": "ev-1004",
+                 *           "type": "call.ringing",
+                 *           "ts": 1768035606,
+                 *           "callId": "c-981",
+                 *           "agentId": 12
+                 *         },
+                 *         {
+                 *           "eventId": "ev-1004",
+                 *           "type": "call.ringing",
+                 *           "ts": 1768035606,
+                 *           "callId": "c-981",
+                 *           "agentId": 12
+                 *         },
+                 *         {
+                 *           "eventId": "ev-1005",
+                 *           "type": "call.answered",
+                 *           "ts": 1768035612.5,
+                 *           "callId": "c-981",
+                 *           "agentId": 999
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description At most 1000 events, applied in order */
                     events: unknown[];
@@ -2547,7 +3445,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2567,9 +3465,22 @@ export interface operations {
                         };
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     group_create: {
@@ -2581,6 +3492,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "groupId": 55,
+                 *       "name": "Support"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Explicit id (e.g. 55); omitted: the next free id of the account */
                     groupId?: number | string;
@@ -2596,7 +3514,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2611,9 +3529,23 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1505`: Invalid group data: a group with that id already exists in the account
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047 | 1505;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     group_delete: {
@@ -2625,6 +3557,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "groupId": 56
+                 *     }
+                 */
                 "application/json": {
                     /** @description Group id, scoped to the account (number or string of digits) */
                     groupId: number | string;
@@ -2638,7 +3576,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2650,9 +3588,23 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1006`: Group id does not exist: no group with that id in the account
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1006 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     group_list: {
@@ -2664,6 +3616,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Session id (from auth/login). Not together with userId/token. */
                     ssid?: string;
@@ -2675,7 +3632,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2694,9 +3651,21 @@ export interface operations {
                         }[];
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     group_update: {
@@ -2708,6 +3677,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "groupId": 56,
+                 *       "name": "Sales EMEA"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Group id, scoped to the account (number or string of digits) */
                     groupId: number | string;
@@ -2723,7 +3699,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2735,9 +3711,23 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1006`: Group id does not exist: no group with that id in the account
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1006 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     queue_callTakeover: {
@@ -2749,6 +3739,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "callId": "c-981",
+                 *       "agentid": 13
+                 *     }
+                 */
                 "application/json": {
                     /** @description The agent who takes the call over; default the calling agent */
                     agentid?: number | string;
@@ -2765,7 +3762,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2782,9 +3779,23 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or no live call matches callId / callernumber
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1043`: Agent is not logged in: the agent taking over is not logged in
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1043 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     queue_count: {
@@ -2796,6 +3807,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "window": 300
+                 *     }
+                 */
                 "application/json": {
                     /** @description Session id (from auth/login). Not together with userId/token. */
                     ssid?: string;
@@ -2809,7 +3826,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2913,9 +3930,22 @@ export interface operations {
                         /** @enum {string} */
                         status: "success";
                         window: number;
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     queue_list: {
@@ -2927,6 +3957,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "window": 300,
+                 *       "filter": [
+                 *         {
+                 *           "key": "groupId",
+                 *           "op": "eq",
+                 *           "val": 55
+                 *         }
+                 *       ],
+                 *       "page": 0,
+                 *       "size": 20,
+                 *       "Modules": [
+                 *         "summary",
+                 *         "calls",
+                 *         "agent"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     filter?: {
                         /** @description callId, caller, did, groupId, campaignId, direction, state, agentId, ringingAgentId, wait, queuedAt, onHold */
@@ -2954,7 +4004,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3032,9 +4082,24 @@ export interface operations {
                         /** @enum {string} */
                         status: "success";
                         window: number;
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1501`: Data already in processing; a similar request is running, retry later: a similar request is running; retry later
+                         *     - `1502`: Invalid filter value
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047 | 1501 | 1502;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     role_create: {
@@ -3046,6 +4111,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "name": "Supervisor",
+                 *       "permissions": [
+                 *         "agent.view",
+                 *         "agent.live",
+                 *         "queue.view",
+                 *         "queue.takeover"
+                 *       ],
+                 *       "can_see": 1
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1: sees every agent; 0: only agents below in the parent tree */
                     can_see?: 0 | 1;
@@ -3065,7 +4143,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3080,9 +4158,24 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1503`: Invalid role id
+                         *     - `1508`: Invalid status value
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047 | 1503 | 1508;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     role_delete: {
@@ -3094,6 +4187,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "roleId": 7
+                 *     }
+                 */
                 "application/json": {
                     /** @description Role id */
                     roleId: number | string;
@@ -3107,7 +4206,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3119,9 +4218,23 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1503`: Invalid role id
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047 | 1503;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     role_list: {
@@ -3133,6 +4246,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "status": "active",
+                 *       "search_params": {
+                 *         "name": "super"
+                 *       },
+                 *       "page": 1,
+                 *       "limit": 10
+                 *     }
+                 */
                 "application/json": {
                     /** @description Only the role held by this agent (none when it is unknown); null or "": no filter */
                     agentid?: (number | string) | "" | null;
@@ -3167,7 +4291,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3197,9 +4321,24 @@ export interface operations {
                         status: "success";
                         totalPages: number;
                         totalRecords: number;
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1502`: Invalid filter value
+                         *     - `1508`: Invalid status value
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047 | 1502 | 1508;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     role_update: {
@@ -3211,6 +4350,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "roleId": 7,
+                 *       "permissions": [
+                 *         "agent.view",
+                 *         "agent.live",
+                 *         "queue.view",
+                 *         "queue.takeover",
+                 *         "analysis.view"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1: sees every agent; 0: only agents below in the parent tree */
                     can_see?: 0 | 1;
@@ -3232,7 +4384,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3244,9 +4396,24 @@ export interface operations {
                         message: string;
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1503`: Invalid role id
+                         *     - `1508`: Invalid status value
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047 | 1503 | 1508;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     route_decide: {
@@ -3258,6 +4425,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "caller": "+91 98111 00042",
+                 *       "did": "18005550100",
+                 *       "groupId": 55
+                 *     }
+                 */
                 "application/json": {
                     /** @description The calling number (string or number); every non-digit is removed, 6 to 15 digits must remain (else 1005) */
                     caller: string | number;
@@ -3275,7 +4450,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3298,9 +4473,119 @@ export interface operations {
                         };
                         /** @enum {string} */
                         status: "success";
-                    } | components["schemas"]["def-0"];
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
+                         *     - `1006`: Group id does not exist: no group with that id in the account
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1516`: Invalid DID number: the dialled number is not one of the account's DIDs
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1005 | 1006 | 1014 | 1015 | 1047 | 1516;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    events_stream: {
+        parameters: {
+            query?: {
+                /** @description Resume after this sequence number (as the `Last-Event-ID` header) */
+                lastEventId?: string;
+            };
+            header?: {
+                /** @description Resume after this sequence number (sent by EventSource on reconnect) */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream; it stays open until the client leaves or the server shuts down. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 2000
+                     *
+                     *     event: ready
+                     *     data: {"lstSync":1239}
+                     *
+                     *     event: agent
+                     *     data: {"agentId":12,"state":"ringing","loggedIn":true,"loginType":"Web","sipStatus":"online","breakReason":null,"callId":null,"ringingCallId":"c-981","since":1763812345.2,"seq":1240}
+                     *
+                     *     id: 1240
+                     *     event: call
+                     *     data: {"callId":"c-981","state":"ringing","groupId":55,"did":"18005550100","caller":"919876543210","campaignId":null,"direction":"inbound","agentId":null,"ringingAgentId":12,"onHold":false,"queuedAt":1763812340.0,"answeredAt":null,"seq":1240}
+                     *
+                     *     id: 1241
+                     *     event: call.takeover
+                     *     data: {"callId":"c-990","from":9,"to":3,"caller":"919812345678","ts":1763812350,"seq":1241}
+                     *
+                     *     : hb 1763812365
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            /** @description No valid credentials; code 1014. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 1014,
+                     *       "message": "Invalid token"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         * @enum {integer}
+                         */
+                        code: 1014;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                };
+            };
+            /** @description An agent without the permission agent.live or queue.view; code 1015. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 1015,
+                     *       "message": "Permission denied: missing permission agent.live or queue.view"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description - `1015`: Permission denied: an agent needs the permission agent.live or queue.view
+                         * @enum {integer}
+                         */
+                        code: 1015;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

@@ -5,8 +5,9 @@ import type { AuthService } from '../auth/auth.service.js';
 import { credentialsFromBody } from '../auth/credentials.js';
 import type { Permission } from '../auth/permissions.js';
 import type { Principal, PrincipalKind } from '../auth/principal.js';
-import { ErrorEnvelopeSchema, PRESERIALIZED, successEnvelope } from './envelope.js';
-import { AppError, fail, type CatalogueModule } from '../errors/catalogue.js';
+import { PRESERIALIZED, successEnvelope } from './envelope.js';
+import { AppError, fail, messageOf, type CatalogueModule } from '../errors/catalogue.js';
+import { BODY_SECURITY, EXAMPLE_SSID, errorAnswerSchema, httpErrorResponses } from './openapi.js';
 import type { RateLimiter } from './rate-limit.js';
 
 export interface OperationContext<B> {
@@ -16,9 +17,23 @@ export interface OperationContext<B> {
 }
 
 /**
+ * An example of an operation for its documentation: a request body without
+ * the credentials (an ssid is added) and the success answer's fields (the
+ * envelope's status and code are added). The error example is derived from
+ * `errors`. test/integration/openapi.test.ts checks every example of the
+ * document against its schema.
+ */
+export interface OperationExamples<B extends TObject> {
+  request: Static<B>;
+  response: Record<string, unknown>;
+}
+
+/**
  * One API operation: `POST /api/v2/<module>/<name>`. Its body schema
  * validates the request and documents it; `response` documents the success
- * body (and is checked in tests); `errors` lists the codes it may answer.
+ * body (and is checked in tests); `errors` lists the codes it may answer,
+ * documented with their meanings from the catalogue (`errorModule`'s table
+ * for codes from 1500 on).
  */
 export interface Operation<B extends TObject = TObject> {
   module: string;
@@ -32,11 +47,14 @@ export interface Operation<B extends TObject = TObject> {
   /** Who may call it; default client and agent. Switch credentials must be listed explicitly. */
   principals?: readonly PrincipalKind[];
   permission?: Permission;
-  /** Table that names codes from 1500 on in schema-derived errors. */
+  /** Table that names codes from 1500 on: in schema-derived errors and in the documentation. */
   errorModule?: CatalogueModule;
   body: B;
   response: TSchema;
   errors: number[];
+  /** What a code means for this operation, where the general meaning (http/openapi.ts) would mislead: e.g. 1014 of auth/login. */
+  errorNotes?: Partial<Record<number, string>>;
+  examples: OperationExamples<B>;
   handler(ctx: OperationContext<Static<B>>): Promise<object>;
 }
 
@@ -71,7 +89,11 @@ export interface OperationDeps {
 
 export function registerOperation(app: FastifyInstance, op: Operation, deps: OperationDeps): void {
   const principals = op.principals ?? DEFAULT_PRINCIPALS;
-  const body = op.auth === false ? op.body : Type.Object({ ...AuthFields, ...op.body.properties }, { required: op.body.required ?? [] });
+  const example = op.auth === false ? op.examples.request : { ssid: EXAMPLE_SSID, ...op.examples.request };
+  const body =
+    op.auth === false
+      ? Type.Object(op.body.properties, { required: op.body.required ?? [], examples: [example] })
+      : Type.Object({ ...AuthFields, ...op.body.properties }, { required: op.body.required ?? [], examples: [example] });
   const responseCheck = deps.validateResponses ? TypeCompiler.Compile(op.response) : null;
   const errorModule = op.errorModule ?? 'general';
   const permissionNote = op.permission ? `Permission: \`${op.permission}\`. ` : '';
@@ -89,8 +111,9 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
         operationId: `${op.module}_${op.name}`,
         summary: op.summary,
         description: `${op.description ?? ''}\n\n${principalNote}${permissionNote}Error codes: ${op.errors.join(', ')} (HTTP 200, error envelope).`.trim(),
+        security: op.auth === false ? [] : BODY_SECURITY,
         body,
-        response: { 200: Type.Union([op.response, Type.Ref(ErrorEnvelopeSchema)]) },
+        response: { 200: answerSchema(op), ...httpErrorResponses() },
       },
       preValidation: async (request) => {
         if (!isNonEmptyObject(request.body)) throw fail(1047, 'the body must be a non-empty JSON object');
@@ -126,6 +149,44 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
       },
     });
   });
+}
+
+/**
+ * The documented HTTP 200 answer: the success envelope, or the error envelope
+ * with one of the operation's codes (1010 comes with HTTP 503 and is
+ * documented there, for every operation), with an example of each.
+ */
+function answerSchema(op: Operation): TSchema {
+  const module = op.errorModule ?? 'general';
+  const code = exampleErrorCode(op);
+  const message = code === 1015 && op.permission ? `${messageOf(code)}: missing permission ${op.permission}` : messageOf(code, module);
+  return Type.Union(
+    [
+      op.response,
+      errorAnswerSchema(
+        op.errors.filter((c) => c !== 1010),
+        module,
+        `${op.module}/${op.name} error`,
+        op.errorNotes,
+      ),
+    ],
+    {
+      'x-response-description':
+        'The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: ' +
+        'application errors are answered with HTTP 200.',
+      'x-examples': {
+        success: { summary: 'Success', value: successEnvelope(op.examples.response) },
+        error: { summary: `Error ${code}`, value: { status: 'error', code, message } },
+      },
+    },
+  );
+}
+
+const COMMON_CODES = new Set([1000, 1002, 1010, 1014, 1015, 1047]);
+
+/** The code of the error example: the operation's most specific one. */
+function exampleErrorCode(op: Operation): number {
+  return op.errors.find((c) => !COMMON_CODES.has(c)) ?? (op.errors.includes(1015) ? 1015 : (op.errors.find((c) => c !== 1010) ?? 1014));
 }
 
 /**

@@ -13,6 +13,33 @@ import { roleOperations } from './role/role.routes.js';
 import { routingOperations } from './routing/routing.routes.js';
 import type { Services } from './services.js';
 
+/**
+ * The OpenAPI document's tags, in the order the docs list them: one per
+ * module segment of the paths (`Agent/live` is under Agent, the stream under
+ * events). Every operation's tag must be here (test/integration/openapi.test.ts).
+ */
+export const MODULE_TAGS: ReadonlyArray<{ name: string; description: string }> = [
+  { name: 'auth', description: 'Log in and out; session ids (`ssid`) and long-lived tokens for the `userId` + `token` form, including the switch token.' },
+  {
+    name: 'account',
+    description: 'Tenant accounts (created by the operator account) and their settings: time zone, default group, ghost threshold, custom contact fields.',
+  },
+  { name: 'Agent', description: 'Agents: administration, the agent list, CAD, group mapping, and `Agent/live`, the live agent statistics.' },
+  { name: 'group', description: 'Groups of agents; group ids are scoped to the account (every tenant may have its own group 55).' },
+  { name: 'role', description: 'Roles: a set of permissions and a visibility setting (`can_see`), held by agents.' },
+  { name: 'did', description: "The account's numbers (DIDs); a number belongs to one account." },
+  { name: 'Directory', description: 'The contact directory: contacts and custom fields, sticky agents, DNC with expiry, the per-DID blacklist.' },
+  {
+    name: 'events',
+    description:
+      'Telephony events reported by the switch (`events/ingest`), from which all live state and the call history follow, and the live stream of ' +
+      'changes (`GET /api/v2/stream`, Server-Sent Events). See docs/events.md.',
+  },
+  { name: 'queue', description: 'Live queue statistics and live calls over a trailing window; supervisor call takeover.' },
+  { name: 'route', description: 'What the switch asks before routing an inbound call: blocked, DNC status, sticky agent.' },
+  { name: 'analysis', description: 'Hit and call counters over the call history, per agent, group, DID or campaign (docs/metrics.md).' },
+];
+
 /** Every module's operations, given the process's services. A new module adds one line here. */
 export function allOperations(s: Services): Operation[] {
   return [

@@ -10,9 +10,16 @@ export function accountOperations({ accounts }: { accounts: AccountService }) {
       name: 'create',
       summary: 'Create a tenant account (operator only)',
       principals: ['client'],
+      // Its one module code, 1512 (the username is taken), is the agent table's: logins are unique across clients and agents.
+      errorModule: 'agent',
       body: CreateAccountBody,
       response: CreateAccountResponse,
       errors: [1000, 1001, 1014, 1015, 1047, 1512],
+      errorNotes: { 1512: 'the username is taken (by a client or as an agent e-mail)' },
+      examples: {
+        request: { username: 'acme', password: 'acme-password', name: 'Acme Support', timezone: 'Asia/Kolkata' },
+        response: { data: { userId: '2' } },
+      },
       async handler({ principal, body }) {
         if (!principal.isOperator) throw fail(1015, 'only the operator account creates accounts');
         const id = await accounts.create(body);
@@ -27,6 +34,10 @@ export function accountOperations({ accounts }: { accounts: AccountService }) {
       body: GetSettingsBody,
       response: SettingsResponse,
       errors: [1014, 1015, 1047],
+      examples: {
+        request: {},
+        response: { data: { timezone: 'Asia/Kolkata', defaultGroupId: 55, ghostThresholdSecs: 3, customFields: [] } },
+      },
       async handler({ principal }) {
         return { data: await accounts.settings(principal.accountId) };
       },
@@ -39,6 +50,10 @@ export function accountOperations({ accounts }: { accounts: AccountService }) {
       body: UpdateSettingsBody,
       response: SettingsResponse,
       errors: [1000, 1001, 1014, 1015, 1047],
+      examples: {
+        request: { ghostThresholdSecs: 5, customFields: [{ key: 'custom_plan', type: 'text' }] },
+        response: { data: { timezone: 'Asia/Kolkata', defaultGroupId: 55, ghostThresholdSecs: 5, customFields: [{ key: 'custom_plan', type: 'text' }] } },
+      },
       async handler({ principal, body }) {
         const { timezone, defaultGroupId, ghostThresholdSecs, customFields } = body;
         const patch = Object.fromEntries(Object.entries({ timezone, defaultGroupId, ghostThresholdSecs, customFields }).filter(([, v]) => v !== undefined));

@@ -39,6 +39,21 @@ export function agentOperations({
       body: CreateAgentBody,
       response: AgentIdResponse,
       errors: WRITE_ERRORS,
+      examples: {
+        request: {
+          name: 'Priya Sharma',
+          email: 'priya@example.com',
+          password: 'priya-password',
+          phone: '+91 98765 43210',
+          call_pass: '12345678',
+          dest_type: 'MOBILE',
+          dest_value: '919876543210',
+          role: 7,
+          group: { '55': { receive_call: 'Y' } },
+          working: [{ wDays: ['MON', 'TUE', 'WED', 'THU', 'FRI'], from: 540, to: 1080 }],
+        },
+        response: { message: 'Agent created', data: { agentId: 12 } },
+      },
       async handler({ principal, body }) {
         return { message: 'Agent created', data: { agentId: await agents.create(principal, body) } };
       },
@@ -52,6 +67,7 @@ export function agentOperations({
       body: UpdateAgentBody,
       response: MessageResponse,
       errors: [...WRITE_ERRORS, 1501, 1506, 1509].sort(),
+      examples: { request: { agentId: 12, address: '4 Park Street, Kolkata', status: 1 }, response: { message: 'Agent updated' } },
       async handler({ principal, body }) {
         await agents.update(principal, body);
         return { message: 'Agent updated' };
@@ -66,6 +82,7 @@ export function agentOperations({
       body: DeleteAgentBody,
       response: MessageResponse,
       errors: [1000, 1014, 1015, 1047, 1501, 1509],
+      examples: { request: { agentId: 14 }, response: { message: 'Agent deleted' } },
       async handler({ principal, body }) {
         await agents.remove(principal, toId(body.agentId));
         return { message: 'Agent deleted' };
@@ -80,6 +97,41 @@ export function agentOperations({
       body: ListAgentsBody,
       response: ListAgentsResponse,
       errors: [1000, 1006, 1014, 1015, 1047],
+      examples: {
+        request: { agentId: 12 },
+        response: {
+          response: [
+            {
+              name: 'Priya Sharma',
+              favorite: '',
+              email: 'priya@example.com',
+              phone: '919876543210',
+              address: '4 Park Street, Kolkata',
+              dest_type: 'MOBILE',
+              dest_value: '919876543210',
+              call_pass: '12345678',
+              password: '',
+              role: '7',
+              roleName: 'Supervisor',
+              parent: ',START,',
+              create_date: 1768035600,
+              create_by: '2',
+              create_by_type: 'client',
+              user_id: '2',
+              unique_id: 12,
+              allowDid: '',
+              status: 1,
+              isDeleted: 0,
+              preDeleted: 0,
+              cad: 0,
+              group: [55],
+              groupNames: [{ '55': 'Support' }],
+              groupMapping: { '55': { receive_call: 'Y' } },
+              working: [{ wDays: ['MON', 'TUE', 'WED', 'THU', 'FRI'], from: 540, to: 1080, agentId: 12 }],
+            },
+          ],
+        },
+      },
       async handler({ principal, body }) {
         const response = await lists.list(principal, {
           agentId: body.agentId === undefined || body.agentId === '' ? undefined : toId(body.agentId),
@@ -99,6 +151,13 @@ export function agentOperations({
       body: CadBody,
       response: SetCadResponse,
       errors: [1000, 1014, 1015, 1047, 1501],
+      examples: {
+        request: { agentIds: [12, 999] },
+        response: {
+          message: 'CAD set',
+          data: { updatedAgents: [{ agentId: '12', status: 'success' }], errors: [{ agentId: '999', message: 'agent not found' }] },
+        },
+      },
       async handler({ principal, body }) {
         return { message: 'CAD set', data: await cad.setCad(principal, body.agentIds) };
       },
@@ -112,6 +171,7 @@ export function agentOperations({
       body: CadBody,
       response: UnsetCadResponse,
       errors: [1000, 1014, 1015, 1047, 1501],
+      examples: { request: { agentIds: [12] }, response: { message: 'CAD unset', data: { unsetCadAgents: ['12'], errors: [] } } },
       async handler({ principal, body }) {
         return { message: 'CAD unset', data: await cad.unsetCad(principal, body.agentIds) };
       },
@@ -125,6 +185,10 @@ export function agentOperations({
       body: GroupMappingBody,
       response: MessageResponse,
       errors: [1000, 1014, 1015, 1047, 1501, 1505, 1509],
+      examples: {
+        request: { agentId: 13, group: { '55': { receive_call: 'Y' }, '56': { receive_call: 'N' } } },
+        response: { message: 'Agent group mapping updated' },
+      },
       async handler({ principal, body }) {
         await agents.mapGroups(principal, toId(body.agentId), body.group);
         return { message: 'Agent group mapping updated' };

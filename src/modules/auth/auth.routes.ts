@@ -20,6 +20,11 @@ export function authOperations({ auth }: { auth: AuthService }) {
         expiresAt: Type.Integer({ description: 'Unix seconds; sliding: every use extends it' }),
       }),
       errors: [1000, 1014, 1047],
+      errorNotes: { 1014: 'wrong username or password' },
+      examples: {
+        request: { username: 'acme', password: 'acme-password' },
+        response: { ssid: 'k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw', userId: '2', expiresAt: 1768078800 },
+      },
       async handler({ body }) {
         return auth.login(body.username, body.password);
       },
@@ -34,6 +39,10 @@ export function authOperations({ auth }: { auth: AuthService }) {
       }),
       response: SuccessSchema({ userId: Type.String(), token: Type.String() }),
       errors: [1000, 1002, 1014, 1015, 1047],
+      examples: {
+        request: { name: 'PBX', kind: 'switch' },
+        response: { userId: 'switch-2', token: 'Qz7mL2xV9cB4nR8tK1wY6hJ3fD0sA5gE2uP9iO4lMkc' },
+      },
       async handler({ principal, body }) {
         const kind = body.kind ?? 'api';
         if (kind === 'switch' && principal.kind !== 'client') throw fail(1015, 'only a client creates switch tokens');
@@ -47,6 +56,8 @@ export function authOperations({ auth }: { auth: AuthService }) {
       body: Type.Object({ revoke: Type.String({ minLength: 1, description: 'The token to revoke' }) }),
       response: SuccessSchema(Message),
       errors: [1000, 1002, 1012, 1014, 1047],
+      errorNotes: { 1012: 'no such token of the caller' },
+      examples: { request: { revoke: 'Qz7mL2xV9cB4nR8tK1wY6hJ3fD0sA5gE2uP9iO4lMkc' }, response: { message: 'Token revoked' } },
       async handler({ principal, body }) {
         await auth.revokeToken(principal, body.revoke);
         return { message: 'Token revoked' };
@@ -59,6 +70,7 @@ export function authOperations({ auth }: { auth: AuthService }) {
       body: Type.Object({}),
       response: SuccessSchema(Message),
       errors: [1000, 1014, 1047],
+      examples: { request: {}, response: { message: 'Logged out' } },
       async handler({ principal }) {
         await auth.logout(principal);
         return { message: 'Logged out' };

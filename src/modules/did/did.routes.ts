@@ -13,6 +13,7 @@ export function didOperations({ dids }: { dids: DidService }) {
       body: CreateDidBody,
       response: DidResponse,
       errors: [1000, 1014, 1015, 1047, 1516],
+      examples: { request: { did: '+1 800 555 0100', name: 'Main line' }, response: { message: 'DID created', data: { did: '18005550100' } } },
       async handler({ principal, body }) {
         const did = await dids.create(principal.accountId, body.did, body.name?.trim() ?? '');
         return { message: 'DID created', data: { did } };
@@ -27,6 +28,7 @@ export function didOperations({ dids }: { dids: DidService }) {
       body: DeleteDidBody,
       response: DidResponse,
       errors: [1000, 1014, 1015, 1047, 1516],
+      examples: { request: { did: '18005550199' }, response: { message: 'DID deleted', data: { did: '18005550199' } } },
       async handler({ principal, body }) {
         const did = await dids.remove(principal.accountId, body.did);
         return { message: 'DID deleted', data: { did } };
@@ -40,6 +42,7 @@ export function didOperations({ dids }: { dids: DidService }) {
       body: ListDidsBody,
       response: ListDidsResponse,
       errors: [1014, 1015, 1047],
+      examples: { request: {}, response: { data: [{ did: '18005550100', name: 'Main line', create_date: 1768035600 }] } },
       async handler({ principal }) {
         return { data: await dids.list(principal.accountId) };
       },

@@ -39,6 +39,15 @@ export function directoryOperations(services: { contacts: ContactService } & Par
       body: WriteContactBody,
       response: ContactWrittenResponse,
       errors: [...CONTACT_ERRORS, 1504],
+      errorNotes: { 1504: 'the number is already in the directory' },
+      examples: {
+        request: {
+          contact: '+91 98111 00042',
+          contactinfo: { name: 'Ravi Kumar', email: 'ravi@example.com', company: 'Kumar Traders', custom_plan: 'gold' },
+          other: { vip: true, source: 3 },
+        },
+        response: { message: 'Contact created', data: { contact: '919811100042' } },
+      },
       async handler({ principal, body }) {
         const contact = normaliseContact(body.contact);
         await contacts.create(principal.accountId, contact, body.contactinfo, body.other);
@@ -54,6 +63,11 @@ export function directoryOperations(services: { contacts: ContactService } & Par
       body: WriteContactBody,
       response: ContactWrittenResponse,
       errors: [...CONTACT_ERRORS, 1012],
+      errorNotes: { 1012: 'the number is not in the directory' },
+      examples: {
+        request: { contact: '919811100042', contactinfo: { designation: 'Owner' } },
+        response: { message: 'Contact updated', data: { contact: '919811100042' } },
+      },
       async handler({ principal, body }) {
         const contact = normaliseContact(body.contact);
         await contacts.update(principal.accountId, contact, body.contactinfo, body.other);
@@ -69,6 +83,14 @@ export function directoryOperations(services: { contacts: ContactService } & Par
       body: GetInfoBody,
       response: GetInfoResponse,
       errors: [...CONTACT_ERRORS, 1012],
+      errorNotes: { 1012: 'the number is not in the directory' },
+      examples: {
+        request: { cn: '919811100042', field: 'all' },
+        response: {
+          Cu: { mobile: 919811100042, Name: 'Ravi Kumar', Email: 'ravi@example.com', Company: 'Kumar Traders', Designation: 'Owner', custom_plan: 'gold' },
+          Ot: { uid: '2', create_time: 1768035600, update_time: 1768035900, sc: 3, vip: true },
+        },
+      },
       async handler({ principal, body }) {
         const contact = normaliseContact(body.cn, 'cn');
         return contacts.info(principal.accountId, contact, body.field?.trim().toLowerCase() === 'all');
@@ -83,6 +105,11 @@ export function directoryOperations(services: { contacts: ContactService } & Par
       body: GetFieldsBody,
       response: GetFieldsResponse,
       errors: [...CONTACT_ERRORS, 1012],
+      errorNotes: { 1012: 'the number is not in the directory' },
+      examples: {
+        request: { contact: '919811100042', project: 'name,email,dob,custom_plan' },
+        response: { data: { name: 'Ravi Kumar', email: 'ravi@example.com', dob: null, custom_plan: 'gold' } },
+      },
       async handler({ principal, body }) {
         const contact = normaliseContact(body.contact);
         return { data: await contacts.fields(principal.accountId, contact, parseProject(body.project)) };
@@ -97,6 +124,11 @@ export function directoryOperations(services: { contacts: ContactService } & Par
       body: SearchBody,
       response: SearchResponse,
       errors: [...CONTACT_ERRORS, 1012],
+      errorNotes: { 1012: 'no number in the directory starts with the prefix' },
+      examples: {
+        request: { contact: '91981', project: 'name,company', limit: 10 },
+        response: { data: [{ contact: '919811100042', name: 'Ravi Kumar', company: 'Kumar Traders' }] },
+      },
       async handler({ principal, body }) {
         const prefix = searchPrefix(body.contact);
         const names = parseProject(body.project);

@@ -17,6 +17,7 @@ export function listOperations({ dnc, blacklist }: { dnc: DncService; blacklist:
       body: GetDncBody,
       response: GetDncResponse,
       errors: [1000, 1005, 1014, 1015, 1047],
+      examples: { request: { contact: '919811100077' }, response: { data: { dnc: -1 } } },
       async handler({ principal, body }) {
         return { data: { dnc: await dnc.get(principal.accountId, normaliseContact(body.contact)) } };
       },
@@ -31,6 +32,7 @@ export function listOperations({ dnc, blacklist }: { dnc: DncService; blacklist:
       body: SetDncBody,
       response: MessageResponse,
       errors: [1000, 1001, 1005, 1014, 1015, 1047],
+      examples: { request: { contact: '+91 98111 00077', dnc: -1 }, response: { message: 'DNC status set' } },
       async handler({ principal, body }) {
         const value = await dnc.set(principal.accountId, normaliseContact(body.contact), body.dnc);
         return { message: value === 0 ? 'Contact removed from the DNC list' : 'DNC status set' };
@@ -45,6 +47,11 @@ export function listOperations({ dnc, blacklist }: { dnc: DncService; blacklist:
       body: BlacklistBody,
       response: BlacklistResponse,
       errors: [1000, 1001, 1005, 1014, 1015, 1047, 1516],
+      errorNotes: { 1516: "Invalid DID number: an entry of DID is not a number, or not one of the account's DIDs" },
+      examples: {
+        request: { contact: '919811100099', DID: ['18005550100'] },
+        response: { message: 'Blacklist updated', data: { contact: '919811100099', DID: ['18005550100'] } },
+      },
       async handler({ principal, body }) {
         const result = await blacklist.apply(principal.accountId, body);
         const message = 'cleared' in result ? 'Blacklist cleared' : result.DID.length ? 'Blacklist updated' : 'Contact removed from the blacklist';

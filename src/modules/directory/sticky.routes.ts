@@ -17,6 +17,10 @@ export function stickyOperations({ sticky }: { sticky: StickyService }) {
       body: SetStickyBody,
       response: MessageResponse,
       errors: [1000, 1005, 1014, 1015, 1047, 1501, 1502, 1505, 1506, 1507, 1508, 1509],
+      examples: {
+        request: { contact: '919811100042', agentId: 12, type: 'cli', cli: '18005550100', expiry: -1 },
+        response: { message: 'Sticky agent set' },
+      },
       async handler({ principal, body }) {
         const contact = normaliseContact(body.contact);
         await sticky.set(principal.accountId, contact, { ...body, agentId: Number(body.agentId) });
@@ -32,6 +36,15 @@ export function stickyOperations({ sticky }: { sticky: StickyService }) {
       body: GetStickyBody,
       response: GetStickyResponse,
       errors: [1000, 1005, 1014, 1015, 1047, 1502, 1505, 1506, 1509],
+      examples: {
+        request: { contact: '919811100042' },
+        response: {
+          data: [
+            { agent: 12, expiry: -1, type: 'cli', cli: '18005550100' },
+            { agent: 13, expiry: 1769904000, type: '*' },
+          ],
+        },
+      },
       async handler({ principal, body }) {
         const contact = normaliseContact(body.contact);
         return { data: await sticky.get(principal.accountId, contact, { ...body, agentId: id(body.agentId) }) };
@@ -46,6 +59,10 @@ export function stickyOperations({ sticky }: { sticky: StickyService }) {
       body: RemoveStickyBody,
       response: RemoveStickyResponse,
       errors: [1000, 1005, 1014, 1015, 1047, 1502, 1505, 1506],
+      examples: {
+        request: { contact: '919811100042', type: 'cli', cli: '18005550100' },
+        response: { message: 'Sticky agent removed', data: { removed: 1 } },
+      },
       async handler({ principal, body }) {
         const contact = normaliseContact(body.contact);
         const removed = await sticky.remove(principal.accountId, contact, { ...body, agentId: id(body.agentId) });

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { credentialsFromQuery } from '../../auth/credentials.js';
 import type { Principal } from '../../auth/principal.js';
 import type { AppContext } from '../../context.js';
+import { STREAM_SECURITY, errorAnswerSchema, httpErrorResponses } from '../../http/openapi.js';
 import { AppError } from '../../errors/catalogue.js';
 import { CHANGES_CHANNEL, CHANGE_LOG_SPAN } from './events.service.js';
 import type { LiveStateService } from './live-state.service.js';
@@ -123,6 +124,92 @@ export class StreamHub {
   }
 }
 
+const STREAM_EXAMPLE = [
+  'retry: 2000',
+  '',
+  'event: ready',
+  'data: {"lstSync":1239}',
+  '',
+  'event: agent',
+  'data: {"agentId":12,"state":"ringing","loggedIn":true,"loginType":"Web","sipStatus":"online","breakReason":null,"callId":null,"ringingCallId":"c-981","since":1763812345.2,"seq":1240}',
+  '',
+  'id: 1240',
+  'event: call',
+  'data: {"callId":"c-981","state":"ringing","groupId":55,"did":"18005550100","caller":"919876543210","campaignId":null,"direction":"inbound","agentId":null,"ringingAgentId":12,"onHold":false,"queuedAt":1763812340.0,"answeredAt":null,"seq":1240}',
+  '',
+  'id: 1241',
+  'event: call.takeover',
+  'data: {"callId":"c-990","from":9,"to":3,"caller":"919812345678","ts":1763812350,"seq":1241}',
+  '',
+  ': hb 1763812365',
+  '',
+  '',
+].join('\n');
+
+/** The stream's OpenAPI description (docs/events.md §3). */
+const STREAM_SCHEMA = {
+  tags: ['events'],
+  operationId: 'events_stream',
+  summary: 'Live changes of the account as Server-Sent Events (agents, calls, takeover commands for the switch)',
+  description: [
+    'A `text/event-stream` that stays open. Messages (`event:` names): `ready` first, with the current `lstSync`; `agent` and `call`, ' +
+      "each carrying the entity's whole new state (a snapshot, so applying one twice is harmless; a call's `state` is queued, ringing, " +
+      'connected or ended); `call.takeover`, a command for the switch (bridge `callId` to agent `to`); `reset` (below). `data` is one JSON object.',
+    'Changes come in groups (one per ingest batch or takeover); the last message of a group carries `id:`, the account sequence after it. ' +
+      'Reconnect with the `Last-Event-ID` header (or `?lastEventId=`) to get every group after it (at least once). An id older than the ' +
+      'last 100,000 sequence numbers gets `event: reset`: reload `Agent/live` and `queue/list`, then carry on. A comment line ' +
+      '`: hb <unix seconds>` is sent every 15 s.',
+    'Credentials: `Authorization: Bearer` with a session id, or `?ssid=`, or `?userId=` and `?token=`. Clients and switch tokens may read ' +
+      "it; an agent needs the permission `agent.live` or `queue.view`. Only the caller's account is streamed. See docs/events.md §3.",
+  ].join('\n\n'),
+  security: STREAM_SECURITY,
+  querystring: {
+    type: 'object',
+    properties: {
+      ssid: { type: 'string' },
+      userId: { type: 'string' },
+      token: { type: 'string' },
+      lastEventId: { type: 'string', pattern: '^[0-9]{1,15}$', description: 'Resume after this sequence number (as the `Last-Event-ID` header)' },
+    },
+  },
+  headers: {
+    type: 'object',
+    properties: {
+      'last-event-id': { type: 'string', pattern: '^[0-9]{1,15}$', description: 'Resume after this sequence number (sent by EventSource on reconnect)' },
+    },
+  },
+  response: {
+    200: {
+      description: 'The event stream; it stays open until the client leaves or the server shuts down.',
+      content: {
+        'text/event-stream': {
+          schema: { type: 'string', description: 'Server-Sent Events: `event:`, `data:` (one JSON object) and, last in a group, `id:` lines' },
+          example: STREAM_EXAMPLE,
+        },
+      },
+    },
+    401: {
+      description: 'No valid credentials; code 1014.',
+      content: {
+        'application/json': {
+          schema: errorAnswerSchema([1014], 'general', 'HTTP 401'),
+          example: { status: 'error', code: 1014, message: 'Invalid token' },
+        },
+      },
+    },
+    403: {
+      description: 'An agent without the permission agent.live or queue.view; code 1015.',
+      content: {
+        'application/json': {
+          schema: errorAnswerSchema([1015], 'general', 'HTTP 403', { 1015: 'an agent needs the permission agent.live or queue.view' }),
+          example: { status: 'error', code: 1015, message: 'Permission denied: missing permission agent.live or queue.view' },
+        },
+      },
+    },
+    ...httpErrorResponses([500, 503]),
+  },
+};
+
 function deny(reply: FastifyReply, http: number, code: number, message: string) {
   return reply
     .code(http)
@@ -135,7 +222,10 @@ export function registerStream(app: FastifyInstance, ctx: AppContext, liveState:
   const hub = new StreamHub(ctx, liveState, opts.heartbeatMs);
   // preClose: the server waits for open connections, so the streams must end before it closes.
   app.addHook('preClose', async () => hub.stop());
-  app.get('/api/v2/stream', { schema: { hide: true } }, async (request, reply) => {
+  // The schema only documents: nothing is validated (the credentials are read below and refused with 401 / 403), and
+  // answers are serialised as plain JSON, so the route also works on an app without the error envelope's schema (tests).
+  const route = { schema: STREAM_SCHEMA, validatorCompiler: () => () => true, serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
+  app.get('/api/v2/stream', route, async (request, reply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
     let principal: Principal;
     try {

@@ -14,6 +14,8 @@ export function groupOperations({ groups }: { groups: GroupService }) {
       body: CreateGroupBody,
       response: GroupIdResponse,
       errors: [1000, 1014, 1015, 1047, 1505],
+      errorNotes: { 1505: 'a group with that id already exists in the account' },
+      examples: { request: { groupId: 55, name: 'Support' }, response: { message: 'Group created', data: { groupId: 55 } } },
       async handler({ principal, body }) {
         const groupId = await groups.create(principal.accountId, {
           groupId: body.groupId === undefined ? undefined : toId(body.groupId),
@@ -31,6 +33,7 @@ export function groupOperations({ groups }: { groups: GroupService }) {
       body: UpdateGroupBody,
       response: MessageResponse,
       errors: [1000, 1006, 1014, 1015, 1047],
+      examples: { request: { groupId: 56, name: 'Sales EMEA' }, response: { message: 'Group updated' } },
       async handler({ principal, body }) {
         await groups.rename(principal.accountId, toId(body.groupId), body.name.trim());
         return { message: 'Group updated' };
@@ -45,6 +48,7 @@ export function groupOperations({ groups }: { groups: GroupService }) {
       body: DeleteGroupBody,
       response: MessageResponse,
       errors: [1000, 1006, 1014, 1015, 1047],
+      examples: { request: { groupId: 56 }, response: { message: 'Group deleted' } },
       async handler({ principal, body }) {
         await groups.remove(principal.accountId, toId(body.groupId));
         return { message: 'Group deleted' };
@@ -58,6 +62,15 @@ export function groupOperations({ groups }: { groups: GroupService }) {
       body: ListGroupsBody,
       response: ListGroupsResponse,
       errors: [1014, 1015, 1047],
+      examples: {
+        request: {},
+        response: {
+          data: [
+            { groupId: 55, name: 'Support', create_date: 1768035600, agentCount: 2 },
+            { groupId: 56, name: 'Sales EMEA', create_date: 1768035600, agentCount: 0 },
+          ],
+        },
+      },
       async handler({ principal }) {
         return { data: await groups.list(principal.accountId) };
       },

@@ -23,6 +23,10 @@ export function roleOperations({ roles }: { roles: RoleService }) {
       body: CreateRoleBody,
       response: RoleIdResponse,
       errors: [1000, 1014, 1015, 1047, 1503, 1508],
+      examples: {
+        request: { name: 'Supervisor', permissions: ['agent.view', 'agent.live', 'queue.view', 'queue.takeover'], can_see: 1 },
+        response: { message: 'Role created', data: { roleId: 7 } },
+      },
       async handler({ principal, body }) {
         const roleId = await roles.create(principal, { ...body, name: body.name.trim() });
         return { message: 'Role created', data: { roleId } };
@@ -37,6 +41,10 @@ export function roleOperations({ roles }: { roles: RoleService }) {
       body: UpdateRoleBody,
       response: MessageResponse,
       errors: [1000, 1014, 1015, 1047, 1503, 1508],
+      examples: {
+        request: { roleId: 7, permissions: ['agent.view', 'agent.live', 'queue.view', 'queue.takeover', 'analysis.view'] },
+        response: { message: 'Role updated' },
+      },
       async handler({ principal, body }) {
         const { roleId, ...patch } = body;
         await roles.update(principal, toId(roleId), { ...patch, name: patch.name?.trim() });
@@ -52,6 +60,7 @@ export function roleOperations({ roles }: { roles: RoleService }) {
       body: DeleteRoleBody,
       response: MessageResponse,
       errors: [1000, 1014, 1015, 1047, 1503],
+      examples: { request: { roleId: 7 }, response: { message: 'Role deleted' } },
       async handler({ principal, body }) {
         await roles.remove(principal.accountId, toId(body.roleId));
         return { message: 'Role deleted' };
@@ -66,6 +75,29 @@ export function roleOperations({ roles }: { roles: RoleService }) {
       body: ListRolesBody,
       response: ListRolesResponse,
       errors: [1000, 1014, 1015, 1047, 1502, 1508],
+      examples: {
+        request: { status: 'active', search_params: { name: 'super' }, page: 1, limit: 10 },
+        response: {
+          response: [
+            {
+              _id: '7',
+              name: 'Supervisor',
+              can_see: 1,
+              create_date: 1768035600,
+              create_by: '2',
+              create_by_type: 'client',
+              status: 1,
+              user_id: '2',
+              unique_id: 7,
+              agCount: 2,
+              permissions: ['agent.view', 'agent.live', 'queue.view', 'queue.takeover', 'analysis.view'],
+            },
+          ],
+          currentPage: 1,
+          totalPages: 1,
+          totalRecords: 1,
+        },
+      },
       async handler({ principal, body }) {
         const page = pageNumber(body.page, 1, 1_000_000, 'page');
         const limit = pageNumber(body.limit, 10, MAX_ROLE_PAGE, 'limit');

@@ -19,6 +19,11 @@ export function routingOperations({ routing }: { routing: RoutingService }) {
       body: DecideBody,
       response: DecideResponse,
       errors: [1000, 1005, 1006, 1014, 1015, 1047, 1516],
+      errorNotes: { 1516: "the dialled number is not one of the account's DIDs" },
+      examples: {
+        request: { caller: '+91 98111 00042', did: '18005550100', groupId: 55 },
+        response: { data: { blocked: false, dnc: 0, stickyAgentId: 12, contact: '919811100042' } },
+      },
       async handler({ principal, body }) {
         const data = await routing.decide(principal.accountId, {
           caller: body.caller,
