@@ -2,7 +2,7 @@ import { dialectOf } from '../../../db/dialect.js';
 import type { Dialect, Param, Queryable } from '../../../db/types.js';
 import { tenant, type TenantQueries } from '../../../db/tenant.js';
 import { COLS, DERIVED, IX, NCOLS, type Dim } from '../rollup/counters.js';
-import { CALL_COLUMNS } from '../rollup/rollup-store.js';
+import { CALL_COLUMNS, type CallRow } from '../rollup/rollup-store.js';
 
 /** Kept and excluded values of one filter dimension (already normalised). */
 export interface ValueFilter {
@@ -113,19 +113,6 @@ function valueClauses(col: string, f: ValueFilter | undefined, params: Param[], 
   return sql;
 }
 
-export interface CallRowWithHits {
-  call_id: string;
-  queued_at: number;
-  direction: string;
-  group_id: number | null;
-  did: string | null;
-  campaign_id: string | null;
-  retry_of: string | null;
-  answered_at: number | null;
-  talk_secs: number;
-  hold_secs: number;
-}
-
 export class AnalysisRepository {
   private readonly t: TenantQueries;
 
@@ -209,11 +196,11 @@ export class AnalysisRepository {
     const cols = CALL_COLUMNS.split(', ')
       .map((c) => `c.${c}`)
       .join(', ');
-    const rows = await this.t.all<CallRowWithHits & { agent_id: number; ring_secs: number; answered: number }>(
+    const rows = await this.t.all<CallRow & { agent_id: number; ring_secs: number; answered: number }>(
       `SELECT ${cols}, h.agent_id, h.ring_secs, h.answered FROM call_hits h CROSS JOIN calls c WHERE ${where}`,
       params,
     );
-    const calls = new Map<string, CallRowWithHits>();
+    const calls = new Map<string, CallRow>();
     for (const r of rows) if (!calls.has(r.call_id)) calls.set(r.call_id, r);
     const candidates = [...calls.values()].filter((c) => c.answered_at === null).map((c) => c.call_id);
     const retried = new Set<string>();
@@ -230,7 +217,7 @@ export class AnalysisRepository {
 
   /** Raw fallback: the selected calls, their hits (agent filter applied) and which unanswered ones have an answered retry. */
   async rawCalls(s: RawSelection): Promise<{
-    calls: CallRowWithHits[];
+    calls: CallRow[];
     hits: { call_id: string; agent_id: number; ring_secs: number; answered: number }[];
     retried: Set<string>;
   }> {
@@ -238,7 +225,7 @@ export class AnalysisRepository {
     if (agents && agents.length > 0 && s.from !== null && s.to !== null) return this.rawByAgents(s, agents);
     const cp: Param[] = [];
     const cw = this.callWhere(s, cp);
-    const calls = await this.t.all<CallRowWithHits>(
+    const calls = await this.t.all<CallRow>(
       `SELECT ${CALL_COLUMNS.split(', ')
         .map((c) => `c.${c}`)
         .join(', ')} FROM calls c WHERE ${cw}`,
