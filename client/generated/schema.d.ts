@@ -1205,6 +1205,7 @@ export interface operations {
                             allowDid: string;
                             /** @description 1 when CAD is set (Agent/setCad) */
                             cad: number;
+                            /** @description Eight digits for callers holding agent.manage (clients hold it); "" for everyone else */
                             call_pass: string;
                             create_by: string;
                             create_by_type: string;
