@@ -494,7 +494,7 @@ export interface paths {
         put?: never;
         /**
          * A contact's active sticky settings (all-scope rows have type "*")
-         * @description Callers: client, agent. Permission: `directory.view`. Error codes: 1000, 1005, 1014, 1015, 1047, 1502, 1505, 1506, 1509 (HTTP 200, error envelope).
+         * @description Callers: client, agent. Permission: `directory.view`. Error codes: 1000, 1001, 1005, 1014, 1015, 1047, 1502, 1505, 1506, 1509 (HTTP 200, error envelope).
          */
         post: operations["Directory_getSticky"];
         delete?: never;
@@ -574,7 +574,7 @@ export interface paths {
         put?: never;
         /**
          * Assign a sticky agent to a contact for a scope (all, cli, cli_group)
-         * @description Callers: client, agent. Permission: `sticky.manage`. Error codes: 1000, 1005, 1014, 1015, 1047, 1501, 1502, 1505, 1506, 1507, 1508, 1509 (HTTP 200, error envelope).
+         * @description Callers: client, agent. Permission: `sticky.manage`. Error codes: 1000, 1001, 1005, 1014, 1015, 1047, 1501, 1502, 1505, 1506, 1507, 1508, 1509 (HTTP 200, error envelope).
          */
         post: operations["Directory_setSticky"];
         delete?: never;
@@ -2375,7 +2375,7 @@ export interface operations {
                     cli?: string | number;
                     /** @description Contact number, string or number; every non-digit is removed and 6 to 15 digits must remain */
                     contact: string | number;
-                    /** @description Unix seconds in the future, or -1 for no expiry */
+                    /** @description Unix seconds (over 10^11, i.e. milliseconds: 1001), -1 for no expiry; 0 or a past time is stored but never applies */
                     expiry: number | string;
                     /** @description Group id; required for cli_group */
                     groupid?: string | number;

@@ -16,7 +16,7 @@ export function stickyOperations({ sticky }: { sticky: StickyService }) {
       errorModule: 'directory',
       body: SetStickyBody,
       response: MessageResponse,
-      errors: [1000, 1005, 1014, 1015, 1047, 1501, 1502, 1505, 1506, 1507, 1508, 1509],
+      errors: [1000, 1001, 1005, 1014, 1015, 1047, 1501, 1502, 1505, 1506, 1507, 1508, 1509],
       async handler({ principal, body }) {
         const contact = normaliseContact(body.contact);
         await sticky.set(principal.accountId, contact, { ...body, agentId: Number(body.agentId) });
@@ -31,7 +31,7 @@ export function stickyOperations({ sticky }: { sticky: StickyService }) {
       errorModule: 'directory',
       body: GetStickyBody,
       response: GetStickyResponse,
-      errors: [1000, 1005, 1014, 1015, 1047, 1502, 1505, 1506, 1509],
+      errors: [1000, 1001, 1005, 1014, 1015, 1047, 1502, 1505, 1506, 1509],
       async handler({ principal, body }) {
         const contact = normaliseContact(body.contact);
         return { data: await sticky.get(principal.accountId, contact, { ...body, agentId: id(body.agentId) }) };
