@@ -3077,11 +3077,11 @@ export interface operations {
                     page?: number | string;
                     /** @description Extra filters; an unknown key or a bad value is 1502 */
                     search_params?: {
-                        /** @description Created at or after (Unix seconds) */
+                        /** @description Created at or after (Unix seconds; over 10^11, i.e. milliseconds: 1502) */
                         from?: number;
                         /** @description Name contains (case-insensitive) */
                         name?: string;
-                        /** @description Created at or before (Unix seconds) */
+                        /** @description Created at or before (Unix seconds; over 10^11, i.e. milliseconds: 1502) */
                         to?: number;
                     };
                     /** @description Session id (from auth/login). Not together with userId/token. */
