@@ -294,7 +294,9 @@ export interface paths {
         put?: never;
         /**
          * Revoke a token at once, on every node
-         * @description Callers: client, agent. Error codes: 1000, 1002, 1012, 1014, 1047 (HTTP 200, error envelope).
+         * @description A client may revoke any token of its account (its agents' and switch tokens included); an agent only its own. Any other token, or an unknown one: 1012.
+         *
+         *     Callers: client, agent. Error codes: 1000, 1002, 1012, 1014, 1047 (HTTP 200, error envelope).
          */
         post: operations["auth_revokeToken"];
         delete?: never;
