@@ -294,7 +294,9 @@ export interface paths {
         put?: never;
         /**
          * Revoke a token at once, on every node
-         * @description Callers: client, agent. Error codes: 1000, 1002, 1012, 1014, 1047 (HTTP 200, error envelope).
+         * @description A client may revoke any token of its account (its agents' and switch tokens included); an agent only its own. Any other token, or an unknown one: 1012.
+         *
+         *     Callers: client, agent. Error codes: 1000, 1002, 1012, 1014, 1047 (HTTP 200, error envelope).
          */
         post: operations["auth_revokeToken"];
         delete?: never;
@@ -494,7 +496,7 @@ export interface paths {
         put?: never;
         /**
          * A contact's active sticky settings (all-scope rows have type "*")
-         * @description Callers: client, agent. Permission: `directory.view`. Error codes: 1000, 1005, 1014, 1015, 1047, 1502, 1505, 1506, 1509 (HTTP 200, error envelope).
+         * @description Callers: client, agent. Permission: `directory.view`. Error codes: 1000, 1001, 1005, 1014, 1015, 1047, 1502, 1505, 1506, 1509 (HTTP 200, error envelope).
          */
         post: operations["Directory_getSticky"];
         delete?: never;
@@ -574,7 +576,7 @@ export interface paths {
         put?: never;
         /**
          * Assign a sticky agent to a contact for a scope (all, cli, cli_group)
-         * @description Callers: client, agent. Permission: `sticky.manage`. Error codes: 1000, 1005, 1014, 1015, 1047, 1501, 1502, 1505, 1506, 1507, 1508, 1509 (HTTP 200, error envelope).
+         * @description Callers: client, agent. Permission: `sticky.manage`. Error codes: 1000, 1001, 1005, 1014, 1015, 1047, 1501, 1502, 1505, 1506, 1507, 1508, 1509 (HTTP 200, error envelope).
          */
         post: operations["Directory_setSticky"];
         delete?: never;
@@ -1469,6 +1471,7 @@ export interface operations {
                             allowDid: string;
                             /** @description 1 when CAD is set (Agent/setCad) */
                             cad: number;
+                            /** @description Eight digits for callers holding agent.manage (clients hold it); "" for everyone else */
                             call_pass: string;
                             create_by: string;
                             create_by_type: string;
@@ -3255,7 +3258,7 @@ export interface operations {
                     cli?: string | number;
                     /** @description Contact number, string or number; every non-digit is removed and 6 to 15 digits must remain */
                     contact: string | number;
-                    /** @description Unix seconds in the future, or -1 for no expiry */
+                    /** @description Unix seconds (over 10^11, i.e. milliseconds: 1001), -1 for no expiry; 0 or a past time is stored but never applies */
                     expiry: number | string;
                     /** @description Group id; required for cli_group */
                     groupid?: string | number;
@@ -4272,11 +4275,11 @@ export interface operations {
                     page?: number | string;
                     /** @description Extra filters; an unknown key or a bad value is 1502 */
                     search_params?: {
-                        /** @description Created at or after (Unix seconds) */
+                        /** @description Created at or after (Unix seconds; over 10^11, i.e. milliseconds: 1502) */
                         from?: number;
                         /** @description Name contains (case-insensitive) */
                         name?: string;
-                        /** @description Created at or before (Unix seconds) */
+                        /** @description Created at or before (Unix seconds; over 10^11, i.e. milliseconds: 1502) */
                         to?: number;
                     };
                     /** @description Session id (from auth/login). Not together with userId/token. */

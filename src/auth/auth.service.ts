@@ -128,7 +128,12 @@ export class AuthService {
     return { userId, token };
   }
 
-  /** Revokes a token the principal owns (clients own every token of their account). Else 1012. */
+  /**
+   * Revokes a token (PRODUCT.md §4): a client any token of its account, its
+   * agents' and switch tokens included; an agent only its own. Any other
+   * token, or an unknown one: 1012, the same answer, so a foreign token's
+   * existence does not show.
+   */
   async revokeToken(principal: Principal, token: string): Promise<void> {
     const hash = secretHash(token);
     const row = await this.repo.token(hash);

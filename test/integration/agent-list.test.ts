@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
-import { createAgent, createGroup } from '../helpers/admin.js';
+import { createAgent, createGroup, createRole } from '../helpers/admin.js';
 import { listAgents } from '../helpers/agent-list.js';
-import { createTenant } from '../helpers/factories.js';
+import { createTenant, login, type Session } from '../helpers/factories.js';
 import { forEachDatabase } from '../helpers/harness.js';
 
 forEachDatabase('Agent/list', (use) => {
@@ -64,5 +64,30 @@ forEachDatabase('Agent/list', (use) => {
     const theirs = await createAgent(h, other);
     expect(await listAgents(h, t)).toEqual([]);
     expect(await listAgents(h, t, { agentId: theirs.agentId })).toEqual([]);
+  });
+
+  it('call_pass is shown only to callers holding agent.manage (clients hold it); everyone else reads ""', async () => {
+    const h = use();
+    const t = await createTenant(h);
+    const viewer = await createRole(h, t, { permissions: ['agent.view'] });
+    const manager = await createRole(h, t, { permissions: ['agent.view', 'agent.manage'] });
+    const target = await createAgent(h, t, { call_pass: '24681357' });
+    const v = await createAgent(h, t, { role: viewer, call_pass: '11223344' });
+    const m = await createAgent(h, t, { role: manager });
+    const callPasses = async (session: Session) => Object.fromEntries((await listAgents(h, session)).map((r) => [r.unique_id, r.call_pass] as const));
+    // The client (every permission) and an agent with agent.manage read the passwords.
+    expect((await callPasses(t))[target.agentId]).toBe('24681357');
+    expect((await callPasses(await login(h, m.email, m.password)))[target.agentId]).toBe('24681357');
+    // agent.view alone: empty strings, its own record's included; the rest of the record is unchanged.
+    const asViewer = await login(h, v.email, v.password);
+    const seen = await callPasses(asViewer);
+    expect(Object.keys(seen)).toHaveLength(3);
+    expect(new Set(Object.values(seen))).toEqual(new Set(['']));
+    const rec = (await listAgents(h, asViewer, { agentId: target.agentId }))[0]!;
+    expect(rec).toMatchObject({ unique_id: target.agentId, call_pass: '', password: '', email: target.email });
+    // An api token of the viewer acts with the same rights.
+    const tok = (await h.post<{ userId: string; token: string }>('/api/v2/auth/token', { ssid: asViewer.ssid })).body;
+    const viaToken = await h.post<{ response: Array<{ call_pass: string }> }>('/api/v2/Agent/list', { userId: tok.userId, token: tok.token });
+    expect(viaToken.body.response.map((r) => r.call_pass)).toEqual(['', '', '']);
   });
 });

@@ -175,6 +175,32 @@ forEachDatabase('agents: create and update', (use) => {
     expect(ext.body.status).toBe('success');
   });
 
+  it('working time is whole minutes after midnight (0-1440): hours as HHMM or seconds are refused with 1511', async () => {
+    const h = use();
+    const t = await createTenant(h);
+    const rules = [
+      { wDays: ['MON'], from: 0, to: 1440 },
+      { wDays: ['TUE', 'WED'], from: 540, to: 1020 },
+      { wDays: ['SAT'], from: 1439, to: 1440 },
+    ];
+    const a = await createAgent(h, t, { working: rules });
+    expect((await agentRecord(h, t, a.agentId))!.working).toEqual(rules.map((r) => ({ ...r, agentId: a.agentId })));
+    for (const [from, to] of [
+      [900, 1700], // 09:00-17:00 written as HHMM
+      [32_400, 61_200], // 09:00-17:00 in seconds
+      [-1, 60],
+      [0, 1441],
+    ] as const) {
+      const res = await h.post('/api/v2/Agent/update', { ssid: t.ssid, agentId: a.agentId, working: [{ wDays: ['MON'], from, to }] });
+      expect(res.body, `${from}-${to}`).toEqual({
+        status: 'error',
+        code: 1511,
+        message: 'Working time format invalid: working[0]: from and to are whole minutes after midnight, 0 <= from < to <= 1440',
+      });
+    }
+    expect((await agentRecord(h, t, a.agentId))!.working).toHaveLength(3);
+  });
+
   it('merges updates: fields not sent keep their values', async () => {
     const h = use();
     const t = await createTenant(h);

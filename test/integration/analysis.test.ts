@@ -109,6 +109,15 @@ forEachDatabase('analysis/hits: counters of the worked example', (use) => {
     expect((await hits({ breakDown: 'caller' })).code).toBe(1001);
     expect((await hits({ disPlay: 'week' })).code).toBe(1001);
     expect((await hits({ filter: [{ key: 'agentId', condi: 'gt', val: 1 }] })).code).toBe(1001);
+    // Unix times are seconds: a millisecond end (over 10^11) is refused saying so, as a string or a number.
+    expect(await hits({ filter: [{ key: 'date', condi: 'range', val: `${D * 1000},${(D + 86400) * 1000}` }] })).toEqual({
+      status: 'error',
+      code: 1001,
+      message: `Invalid data type or value: date from ${D * 1000} can only be milliseconds: Unix seconds are expected`,
+    });
+    expect((await hits({ filter: [{ key: 'date', condi: 'range', val: [D, (D + 86400) * 1000] }] })).message).toBe(
+      `Invalid data type or value: date to ${(D + 86400) * 1000} can only be milliseconds: Unix seconds are expected`,
+    );
     const none = await hits({ filter: [{ key: 'date', condi: 'range', val: '02-01-2026 00:00:00,02-02-2026 00:00:00' }] });
     expect(none).toMatchObject({ status: 'error', code: 1586 });
     expect((await hits({ filter: [RANGE, { key: 'agentId', condi: 'eq', val: 999 }] })).code).toBe(1586);

@@ -150,6 +150,39 @@ forEachDatabase('authentication', (use) => {
     expect((await h.post('/api/v2/Agent/list', { userId: tb2.userId, token: tb2.token })).body.code).toBe(1014);
   });
 
+  it("revokeToken (PRODUCT.md §4): a client revokes any token of its account, its agents' included; an agent only its own; else 1012", async () => {
+    const h = use();
+    const t = await createTenant(h);
+    const other = await createTenant(h);
+    const op = await loginOperator(h);
+    // Agents whose role holds every permission, agent.manage included.
+    const [a, b] = [await createAgent(h, t), await createAgent(h, t)];
+    const [sa, sb] = [await login(h, a.email, a.password), await login(h, b.email, b.password)];
+    type Token = { userId: string; token: string };
+    const token = async (body: Record<string, unknown>) => (await h.post<Token>('/api/v2/auth/token', body)).body;
+    const works = async (tok: Token) => (await h.post('/api/v2/Agent/list', { userId: tok.userId, token: tok.token })).body.status === 'success';
+    const revoke = async (by: Record<string, unknown>, tok: Token) => (await h.post('/api/v2/auth/revokeToken', { ...by, revoke: tok.token })).body;
+    const ta = await token({ ssid: sa.ssid });
+    const tb = await token({ ssid: sb.ssid });
+    const sw = await token({ ssid: t.ssid, kind: 'switch' });
+    const tc = await token({ ssid: t.ssid });
+    expect(await works(ta)).toBe(true); // resolved once: the revocation must also clear the cached credential
+    // An agent, even with agent.manage, revokes neither another agent's token, nor the client's, nor a switch token.
+    for (const tok of [tb, tc, sw]) expect((await revoke({ ssid: sa.ssid }, tok)).code).toBe(1012);
+    // Another account's client and the operator cannot revoke this account's tokens.
+    for (const by of [other, op]) expect((await revoke({ ssid: by.ssid }, ta)).code).toBe(1012);
+    expect(await works(ta)).toBe(true);
+    // The account's client revokes its agent's token (from a session or through its own token): refused at once.
+    expect(await revoke({ ssid: t.ssid }, ta)).toEqual({ status: 'success', code: 200, message: 'Token revoked' });
+    expect(await works(ta)).toBe(false);
+    expect(await revoke({ userId: tc.userId, token: tc.token }, tb)).toMatchObject({ status: 'success' });
+    expect(await works(tb)).toBe(false);
+    // ... and its switch token; the agent's session is untouched.
+    expect(await revoke({ ssid: t.ssid }, sw)).toMatchObject({ status: 'success' });
+    expect((await h.post('/api/v2/route/decide', { userId: sw.userId, token: sw.token, caller: '919800000001', did: '1800555' })).body.code).toBe(1014);
+    expect((await h.post('/api/v2/Agent/list', { ssid: sa.ssid })).body.status).toBe('success');
+  });
+
   it('a login name is taken once across clients and agents', async () => {
     const h = use();
     const a = await createTenant(h);

@@ -45,11 +45,21 @@ forEachDatabase('directory: DNC and blacklist', (use) => {
   it('setDnc: past or malformed date 1001 asking for a valid date; missing dnc 1000; contact 1000/1005', async () => {
     const { now, post } = await setup();
     const contact = num();
-    for (const dnc of [now, now - 1, -2, 1.5, 'tomorrow', true, { at: 1 }, [1], 253_402_300_800, now * 1000]) {
+    for (const dnc of [now, now - 1, -2, 1.5, 'tomorrow', true, { at: 1 }, [1], 253_402_300_800, now * 1000, 2 ** 60]) {
       const res = await post('/api/v2/setDnc', { contact, dnc });
       expect(res.body.code, JSON.stringify(dnc)).toBe(1001);
       expect(res.body.message).toMatch(/valid date/);
     }
+    // A millisecond time (over 10^11) is refused saying seconds are expected; 10^11 itself is still seconds.
+    for (const dnc of [(now + HOUR) * 1000, String((now + HOUR) * 1000), 100_000_000_001]) {
+      const res = await post('/api/v2/setDnc', { contact, dnc });
+      expect(res.body, JSON.stringify(dnc)).toEqual({
+        status: 'error',
+        code: 1001,
+        message: `Invalid data type or value: please provide a valid date: dnc ${Number(dnc)} can only be milliseconds: Unix seconds are expected`,
+      });
+    }
+    expect((await post('/api/v2/setDnc', { contact, dnc: 100_000_000_000 })).body.status).toBe('success');
     expect((await post('/api/v2/setDnc', { contact })).body.code).toBe(1000);
     expect((await post('/api/v2/setDnc', { dnc: -1 })).body.code).toBe(1000);
     expect((await post('/api/v2/setDnc', { contact: '12ab', dnc: -1 })).body.code).toBe(1005);

@@ -78,7 +78,36 @@ forEachDatabase('directory: sticky agents', (use) => {
     expect((await post('removeSticky', { contact, type: 'all' })).body).toMatchObject({ status: 'success', data: { removed: 0 } });
   });
 
-  it('error codes: 1501 agent, 1502 type, 1505 cli, 1506 group, 1507 not in group, 1508/1509 expiry, 1005 contact, 1000 missing', async () => {
+  it('any integer expiry >= -1 is accepted: 0 or a past time is stored, never applies, and replaces an active setting of its key', async () => {
+    const { h, t, did, agent, now, post } = await setup();
+    const agent2 = (await createAgent(h, t)).agentId;
+    const contact = num();
+    for (const expiry of [0, now - 1, 1, '0', String(now - HOUR)]) {
+      const res = await post('setSticky', { contact, agentId: agent, type: 'all', expiry });
+      expect(res.body, String(expiry)).toEqual({ status: 'success', code: 200, message: 'Sticky agent set' });
+    }
+    expect((await post('getSticky', { contact })).body).toEqual({ status: 'success', code: 200, data: [] });
+    // Setting the same key again replaces the active setting: a past expiry ends it at once.
+    await post('setSticky', { contact, agentId: agent2, type: 'cli', cli: did, expiry: -1 });
+    expect((await post('getSticky', { contact })).body.data).toEqual([{ agent: agent2, expiry: -1, type: 'cli', cli: did }]);
+    await post('setSticky', { contact, agentId: agent, type: 'cli', cli: did, expiry: 0 });
+    expect((await post('getSticky', { contact })).body.data).toEqual([]);
+    // Routing ignores them too; removal finds nothing active to count.
+    const facts = await h.post('/api/v2/route/decide', { ssid: t.ssid, caller: contact, did });
+    expect(facts.body).toEqual({ status: 'success', code: 200, data: { blocked: false, dnc: 0 } });
+    expect((await post('removeSticky', { contact, type: 'all' })).body).toMatchObject({ status: 'success', data: { removed: 0 } });
+    // The largest value taken as seconds is 10^11; a millisecond time is refused saying so.
+    expect((await post('setSticky', { contact, agentId: agent, type: 'all', expiry: 100_000_000_000 })).body.status).toBe('success');
+    const ms = await post('setSticky', { contact, agentId: agent, type: 'all', expiry: (now + HOUR) * 1000 });
+    expect(ms.body).toEqual({
+      status: 'error',
+      code: 1001,
+      message: `Invalid data type or value: expiry ${(now + HOUR) * 1000} can only be milliseconds: Unix seconds are expected`,
+    });
+    expect((await post('getSticky', { contact })).body.data).toEqual([{ agent, expiry: 100_000_000_000, type: '*' }]);
+  });
+
+  it('error codes: 1501 agent, 1502 type, 1505 cli, 1506 group, 1507 not in group, 1508/1509/1001 expiry, 1005 contact, 1000 missing', async () => {
     const { h, t, did, group, agent, now, post } = await setup();
     const contact = num();
     const other = await createTenant(h);
@@ -104,8 +133,10 @@ forEachDatabase('directory: sticky agents', (use) => {
       [{ type: 'cli_group', cli: did, groupid: emptyGroup }, 1507],
       [{ type: 'cli_group', cli: did, groupid: group, agentId: outsider }, 1507],
       [{ expiry: -2 }, 1508],
-      [{ expiry: now - 1 }, 1508],
-      [{ expiry: 0 }, 1508],
+      [{ expiry: '-5' }, 1508],
+      [{ expiry: now * 1000 }, 1001],
+      [{ expiry: String((now + HOUR) * 1000) }, 1001],
+      [{ expiry: 100_000_000_001 }, 1001],
       [{ expiry: 1.5 }, 1509],
       [{ expiry: 'soon' }, 1509],
       [{ expiry: { t: 1 } }, 1509],
@@ -128,6 +159,7 @@ forEachDatabase('directory: sticky agents', (use) => {
     expect((await post('getSticky', { contact, cli: 'x' })).body.code).toBe(1505);
     expect((await post('getSticky', { contact, groupid: 'g1' })).body.code).toBe(1506);
     expect((await post('getSticky', { contact, expiry: 'soon' })).body.code).toBe(1509);
+    expect((await post('getSticky', { contact, expiry: now * 1000 })).body.code).toBe(1001);
     expect((await post('removeSticky', { contact, type: 'cli', cli: 'x' })).body.code).toBe(1505);
     expect((await post('removeSticky', { contact, type: 'cli_group', groupid: 'g1' })).body.code).toBe(1506);
     expect((await post('getSticky', { contact: 'abc' })).body.code).toBe(1005);

@@ -160,6 +160,29 @@ forEachDatabase('events/ingest rules', (use) => {
     expect(out.errors[5]!.message).toMatch(/callId/);
   });
 
+  it('ts is Unix seconds: a millisecond time (over 10^11) is rejected with 1001 saying seconds are expected', async () => {
+    const h = use();
+    const { t, a } = await setup(h);
+    const ms = h.clock.now();
+    const out = await ingest(h, t.ssid, [
+      { eventId: 'ms1', type: 'agent.login', ts: ms, agentId: a },
+      { eventId: 'ms2', type: 'agent.login', ts: ms + 0.5, agentId: a },
+      { eventId: 'ms3', type: 'agent.login', ts: 100_000_000_001, agentId: a },
+    ]);
+    expect(out).toEqual({
+      accepted: 0,
+      duplicates: 0,
+      errors: [
+        { index: 0, code: 1001, message: `Invalid data type or value: ts ${ms} can only be milliseconds: Unix seconds are expected` },
+        { index: 1, code: 1001, message: `Invalid data type or value: ts ${ms + 0.5} can only be milliseconds: Unix seconds are expected` },
+        { index: 2, code: 1001, message: 'Invalid data type or value: ts 100000000001 can only be milliseconds: Unix seconds are expected' },
+      ],
+    });
+    expect(await agentRow(h, t.accountId, a)).toBeUndefined();
+    // The same event in seconds (fractional allowed) is accepted.
+    expect(await ingest(h, t.ssid, [{ eventId: 'ms1', type: 'agent.login', ts: ms / 1000, agentId: a }])).toEqual({ accepted: 1, duplicates: 0, errors: [] });
+  });
+
   it('is idempotent on eventId (replays and in-batch repeats are duplicates); rejected ids may be retried', async () => {
     const h = use();
     const { t, a } = await setup(h);

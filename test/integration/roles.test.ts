@@ -170,5 +170,13 @@ forEachDatabase('roles', (use) => {
     for (const sp of [{ colour: 'red' }, { from: 'yesterday' }, { from: t0 + 10, to: t0 }, 'name']) {
       expect((await h.post('/api/v2/role/list', { ssid: t.ssid, search_params: sp })).body.code, JSON.stringify(sp)).toBe(1502);
     }
+    // Unix times are seconds: a millisecond from/to (over 10^11) is refused saying so.
+    expect((await h.post('/api/v2/role/list', { ssid: t.ssid, search_params: { from: t0 * 1000 } })).body).toEqual({
+      status: 'error',
+      code: 1502,
+      message: `Invalid filter value: search_params.from ${t0 * 1000} can only be milliseconds: Unix seconds are expected`,
+    });
+    expect((await h.post('/api/v2/role/list', { ssid: t.ssid, search_params: { from: t0, to: (t0 + 60) * 1000 } })).body.code).toBe(1502);
+    expect(await list({ search_params: { from: t0, to: 100_000_000_000 } })).toHaveLength(3);
   });
 });

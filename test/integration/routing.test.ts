@@ -150,6 +150,35 @@ forEachDatabase('route/decide', (use) => {
     expect(await decide(h, { ssid: t.ssid }, { caller, did })).toEqual({ blocked: true, reason: 'did', dnc: 0 });
   });
 
+  it('a blocked call (either reason) has no stickyAgentId even when a sticky agent of every scope is available (PRODUCT.md §6)', async () => {
+    const h = use();
+    const { t, did, groupId, agents } = await setup(h, 3);
+    const [gAgent, cliAgent, allAgent] = agents as [number, number, number];
+    await events(
+      h,
+      t,
+      agents.map((agentId) => ({ type: 'agent.login', agentId })),
+    );
+    const caller = uniquePhone();
+    const sticky = { ssid: t.ssid, contact: caller, expiry: -1 };
+    await ok(h, '/api/v2/Directory/setSticky', { ...sticky, agentId: gAgent, type: 'cli_group', cli: did, groupid: groupId });
+    await ok(h, '/api/v2/Directory/setSticky', { ...sticky, agentId: cliAgent, type: 'cli', cli: did });
+    await ok(h, '/api/v2/Directory/setSticky', { ...sticky, agentId: allAgent, type: 'all' });
+    await ok(h, '/api/v2/setDnc', { ssid: t.ssid, contact: caller, dnc: -1 });
+    await ok(h, '/api/v2/Directory/create', { ssid: t.ssid, contact: caller, other: { blacklist: true } });
+    // Blocked on the contact record: dnc and contact still reported, no sticky agent.
+    for (const groupBody of [{ groupId }, {}]) {
+      expect(await decide(h, { ssid: t.ssid }, { caller, did, ...groupBody })).toEqual({ blocked: true, reason: 'contact', dnc: -1, contact: caller });
+    }
+    // Blocked on the DID only: the same.
+    await ok(h, '/api/v2/Directory/update', { ssid: t.ssid, contact: caller, other: { blacklist: false } });
+    await ok(h, '/api/v2/Directory/Blacklist', { ssid: t.ssid, contact: caller, DID: [did] });
+    expect(await decide(h, { ssid: t.ssid }, { caller, did, groupId })).toEqual({ blocked: true, reason: 'did', dnc: -1, contact: caller });
+    // Unblocked: the most specific sticky agent is named again.
+    await ok(h, '/api/v2/Directory/Blacklist', { ssid: t.ssid, contact: caller, DID: [] });
+    expect(await decide(h, { ssid: t.ssid }, { caller, did, groupId })).toEqual({ blocked: false, dnc: -1, stickyAgentId: gAgent, contact: caller });
+  });
+
   it('accepts a switch token and a client token; refuses agent principals (1015)', async () => {
     const h = use();
     const { t, did, groupId } = await setup(h, 0);

@@ -56,11 +56,22 @@ export class AgentListService {
     }
     const allGroupIds = [...new Set([...mapping.values()].flat().map((g) => g.groupId))];
     const names = await groups.names(accountId, allGroupIds);
-    return rows.map((r) => record(accountId, r, mapping.get(Number(r.id)) ?? [], names));
+    const showCallPass = seesCallPass(principal);
+    return rows.map((r) => record(accountId, r, mapping.get(Number(r.id)) ?? [], names, showCallPass));
   }
 }
 
-function record(accountId: number, r: AgentRow, groups: Array<{ groupId: number; receiveCall: string }>, names: Map<number, string>) {
+/**
+ * The call password is a credential (it authenticates the agent on the
+ * phone), so Agent/list shows it only to those who may set it: holders of
+ * `agent.manage` (clients hold every permission). Everyone else reads "", as
+ * for `password`.
+ */
+export function seesCallPass(principal: Principal): boolean {
+  return principal.permissions.has('agent.manage');
+}
+
+function record(accountId: number, r: AgentRow, groups: Array<{ groupId: number; receiveCall: string }>, names: Map<number, string>, showCallPass: boolean) {
   const id = Number(r.id);
   const working = JSON.parse(r.working) as WorkingRule[];
   return {
@@ -71,7 +82,7 @@ function record(accountId: number, r: AgentRow, groups: Array<{ groupId: number;
     address: r.address,
     dest_type: r.dest_type,
     dest_value: r.dest_value,
-    call_pass: r.call_pass,
+    call_pass: showCallPass ? r.call_pass : '',
     password: '' as const,
     role: r.role_id === null ? '' : String(r.role_id),
     roleName: r.role_name ?? '',

@@ -100,7 +100,7 @@ export const AgentRecordSchema = Type.Object({
   address: Type.String(),
   dest_type: Type.String(),
   dest_value: Type.String(),
-  call_pass: Type.String(),
+  call_pass: Type.String({ description: 'Eight digits for callers holding agent.manage (clients hold it); "" for everyone else' }),
   password: Type.Literal('', { description: 'Always empty: passwords are never returned' }),
   role: Type.String(),
   roleName: Type.String(),

@@ -53,6 +53,8 @@ export function authOperations({ auth }: { auth: AuthService }) {
       module: 'auth',
       name: 'revokeToken',
       summary: 'Revoke a token at once, on every node',
+      description:
+        "A client may revoke any token of its account (its agents' and switch tokens included); an agent only its own. Any other token, or an unknown one: 1012.",
       body: Type.Object({ revoke: Type.String({ minLength: 1, description: 'The token to revoke' }) }),
       response: SuccessSchema(Message),
       errors: [1000, 1002, 1012, 1014, 1047],

@@ -68,7 +68,10 @@ export const SetStickyBody = Type.Object({
   contact: Contact,
   agentId: Id(1501, 'Sticky agent (existing, active)'),
   type: Type.Union([Type.String({ maxLength: 20 }), Type.Number()], { 'x-code': 1502, description: 'all (or *), cli, cli_group' }),
-  expiry: Type.Union([Type.Number(), Type.String({ maxLength: 20 })], { 'x-code': 1509, description: 'Unix seconds in the future, or -1 for no expiry' }),
+  expiry: Type.Union([Type.Number(), Type.String({ maxLength: 20 })], {
+    'x-code': 1509,
+    description: 'Unix seconds (over 10^11, i.e. milliseconds: 1001), -1 for no expiry; 0 or a past time is stored but never applies',
+  }),
   cli: Type.Optional(Scalar(1505, 'One of the account DIDs; required for cli and cli_group')),
   groupid: Type.Optional(Scalar(1506, 'Group id; required for cli_group')),
 });

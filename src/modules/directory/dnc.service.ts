@@ -2,8 +2,8 @@ import type { Clock } from '../../clock.js';
 import type { Queryable } from '../../db/types.js';
 import { tenant } from '../../db/tenant.js';
 import { fail } from '../../errors/catalogue.js';
+import { isMilliseconds, secondsExpected } from '../../time/unix.js';
 import { DncRepository } from './dnc.repository.js';
-import { MAX_TIMESTAMP } from './sticky.service.js';
 
 /**
  * DNC status: 0 not listed, -1 permanently listed, a Unix timestamp = listed
@@ -25,11 +25,14 @@ export class DncService {
     return dnc > 0 && dnc <= Math.floor(this.clock.now() / 1000) ? 0 : dnc;
   }
 
-  /** 0 removes, -1 lists permanently, a future Unix timestamp lists until then; anything else is 1001. */
+  /** 0 removes, -1 lists permanently, a future Unix timestamp (seconds) lists until then; anything else is 1001 (milliseconds: saying seconds are expected). */
   async set(accountId: number, contact: string, raw: unknown): Promise<number> {
     const dnc = typeof raw === 'string' && /^\s*-?\d{1,16}\s*$/.test(raw) ? Number(raw) : raw;
     const nowSec = Math.floor(this.clock.now() / 1000);
-    if (typeof dnc !== 'number' || !Number.isSafeInteger(dnc) || dnc < -1 || (dnc > 0 && (dnc <= nowSec || dnc > MAX_TIMESTAMP))) {
+    if (typeof dnc === 'number' && Number.isSafeInteger(dnc) && isMilliseconds(dnc)) {
+      throw fail(1001, `please provide a valid date: ${secondsExpected('dnc', dnc)}`);
+    }
+    if (typeof dnc !== 'number' || !Number.isSafeInteger(dnc) || dnc < -1 || (dnc > 0 && dnc <= nowSec)) {
       throw fail(1001, 'please provide a valid date: dnc must be 0, -1 or a future Unix timestamp (seconds)');
     }
     if (dnc === 0) await this.repo(accountId).clear(contact);

@@ -5,10 +5,8 @@ import { directoryError, fail } from '../../errors/catalogue.js';
 import type { AgentService } from '../agent/agent.service.js';
 import { didDigits, type DidService } from '../did/did.service.js';
 import type { GroupService } from '../group/group.service.js';
+import { isMilliseconds, secondsExpected } from '../../time/unix.js';
 import { StickyRepository, type StickyRow, type StickyScope } from './sticky.repository.js';
-
-/** The latest expiry accepted: 31-12-9999 23:59:59 UTC (a millisecond timestamp would pass it). */
-export const MAX_TIMESTAMP = 253_402_300_799;
 
 /** `all`, `*` (= all), `cli`, `cli_group`; anything else is 1502. */
 export function parseScope(type: unknown): StickyScope {
@@ -24,14 +22,18 @@ function integer(v: unknown): number | null {
   return typeof n === 'number' && Number.isSafeInteger(n) ? n : null;
 }
 
-/** Sticky expiry: an integer (1509), -1 or a future Unix timestamp (1508). */
-export function parseExpiry(v: unknown, nowSec: number): number {
+/**
+ * Sticky expiry (PRODUCT.md §5): any integer >= -1, as the spec states. -1
+ * never expires; 0 or a time already past is stored and never applies (so it
+ * replaces, and thereby ends, an active setting of the same key). Not an
+ * integer: 1509; below -1: 1508; over 10^11 (milliseconds): 1001 saying
+ * seconds are expected.
+ */
+export function parseExpiry(v: unknown): number {
   const n = integer(v);
   if (n === null) throw directoryError(1509, 'expiry must be an integer (Unix seconds, or -1)');
   if (n < -1) throw directoryError(1508, `got ${n}`);
-  if (n !== -1 && (n <= nowSec || n > MAX_TIMESTAMP)) {
-    throw directoryError(1508, 'expiry must be -1 (no expiry) or a Unix timestamp (seconds) in the future');
-  }
+  if (isMilliseconds(n)) throw fail(1001, secondsExpected('expiry', n));
   return n;
 }
 
@@ -100,7 +102,7 @@ export class StickyService {
 
   async set(accountId: number, contact: string, input: { agentId: number; type: unknown; expiry: unknown; cli?: unknown; groupid?: unknown }): Promise<void> {
     const scope = parseScope(input.type);
-    const expiry = parseExpiry(input.expiry, this.nowSec());
+    const expiry = parseExpiry(input.expiry);
     const agent = await this.agents.find(accountId, input.agentId);
     if (!agent) throw directoryError(1501, `agent ${input.agentId} does not exist`);
     if (Number(agent.status) !== 1) throw directoryError(1501, `agent ${input.agentId} is not active`);
@@ -129,6 +131,7 @@ export class StickyService {
     if (present(f.expiry)) {
       const n = integer(f.expiry);
       if (n === null) throw directoryError(1509, 'expiry must be an integer');
+      if (isMilliseconds(n)) throw fail(1001, secondsExpected('expiry', n));
       expiry = n;
     }
     const rows = await this.repo(accountId).active(contact, this.nowSec());

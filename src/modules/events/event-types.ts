@@ -1,3 +1,6 @@
+import { GENERAL } from '../../errors/catalogue.js';
+import { isMilliseconds, secondsExpected } from '../../time/unix.js';
+
 /** Telephony events as accepted by events/ingest (docs/events.md §1). */
 export const EVENT_TYPES = [
   'agent.login',
@@ -72,7 +75,8 @@ export function parseEvent(raw: unknown): TelephonyEvent | Rejection {
   if (typeof r.type !== 'string' || !KNOWN.has(r.type))
     return [1001, `Invalid data type or value: type ${JSON.stringify(r.type ?? null)} is not an event type`];
   const type = r.type as EventType;
-  if (typeof r.ts !== 'number' || !Number.isFinite(r.ts) || r.ts <= 0) return [1001, 'Invalid data type or value: ts must be Unix seconds'];
+  if (typeof r.ts !== 'number' || !Number.isFinite(r.ts) || r.ts <= 0) return [1001, `${GENERAL[1001]}: ts must be Unix seconds`];
+  if (isMilliseconds(r.ts)) return [1001, `${GENERAL[1001]}: ${secondsExpected('ts', r.ts)}`];
   const ev: TelephonyEvent = { eventId, type, ts: r.ts };
   if (r.agentId !== undefined && r.agentId !== null) {
     const a = idOf(r.agentId);

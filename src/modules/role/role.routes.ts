@@ -2,6 +2,7 @@ import { agentError, fail } from '../../errors/catalogue.js';
 import { visibleSubtreeOf } from '../../auth/principal.js';
 import { defineOperation } from '../../http/operation.js';
 import { toId } from '../../http/ids.js';
+import { isMilliseconds, secondsExpected } from '../../time/unix.js';
 import { MAX_ROLE_PAGE } from './role.service.js';
 import { CreateRoleBody, DeleteRoleBody, ListRolesBody, ListRolesResponse, MessageResponse, RoleIdResponse, UpdateRoleBody } from './role.schemas.js';
 import type { RoleService } from './role.service.js';
@@ -102,6 +103,10 @@ export function roleOperations({ roles }: { roles: RoleService }) {
         const page = pageNumber(body.page, 1, 1_000_000, 'page');
         const limit = pageNumber(body.limit, 10, MAX_ROLE_PAGE, 'limit');
         const sp = body.search_params ?? {};
+        for (const k of ['from', 'to'] as const) {
+          const v = sp[k];
+          if (v !== undefined && isMilliseconds(v)) throw agentError(1502, secondsExpected(`search_params.${k}`, v));
+        }
         if (sp.from !== undefined && sp.to !== undefined && sp.from > sp.to) throw agentError(1502, 'search_params.from is after search_params.to');
         return roles.list(
           principal.accountId,

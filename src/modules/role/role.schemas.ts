@@ -41,8 +41,8 @@ export const ListRolesBody = Type.Object({
     Type.Object(
       {
         name: Type.Optional(Type.String({ maxLength: 100, description: 'Name contains (case-insensitive)' })),
-        from: Type.Optional(Type.Integer({ minimum: 0, description: 'Created at or after (Unix seconds)' })),
-        to: Type.Optional(Type.Integer({ minimum: 0, description: 'Created at or before (Unix seconds)' })),
+        from: Type.Optional(Type.Integer({ minimum: 0, description: 'Created at or after (Unix seconds; over 10^11, i.e. milliseconds: 1502)' })),
+        to: Type.Optional(Type.Integer({ minimum: 0, description: 'Created at or before (Unix seconds; over 10^11, i.e. milliseconds: 1502)' })),
       },
       { additionalProperties: false, 'x-code': 1502, description: 'Extra filters; an unknown key or a bad value is 1502' },
     ),

@@ -1,6 +1,7 @@
 import { fail } from '../../../errors/catalogue.js';
 import { CODES, type Code, type Dim } from '../rollup/counters.js';
 import { offsetSeconds, wallToUtc } from '../../../time/zone.js';
+import { isMilliseconds, secondsExpected } from '../../../time/unix.js';
 
 /** An analysis/hits request after parsing: what to count, over which calls, shaped how. */
 export interface AnalysisQuery {
@@ -54,11 +55,13 @@ const DATE_RE = /^(\d{1,2})[-/ ](\d{1,2})[-/ ](\d{4})(?:\s+(\d{1,2}):(\d{1,2})(?
  * One end of a date range as local wall-clock seconds. Accepted: MM-DD-YYYY,
  * MM/DD/YYYY or MM DD YYYY, each with optional HH:mm[:ss] (a date alone is
  * the start of the day for `from` and its last second for `to`), or Unix
- * seconds (an instant, converted to the zone's wall clock).
+ * seconds (an instant, converted to the zone's wall clock; over 10^11 it can
+ * only be milliseconds: 1001 saying seconds are expected).
  */
 export function parseDateEnd(text: string, tz: string, end: 'from' | 'to'): number {
   const s = text.trim();
-  if (/^\d{9,11}(\.\d+)?$/.test(s)) {
+  if (/^\d+(\.\d+)?$/.test(s) && isMilliseconds(Number(s))) throw fail(1001, secondsExpected(`date ${end}`, s));
+  if (/^\d{9,12}(\.\d+)?$/.test(s)) {
     const utc = Number(s);
     return utc + offsetSeconds(tz, utc);
   }
