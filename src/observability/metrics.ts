@@ -13,11 +13,21 @@ const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_request
 /** Every error envelope starts so (PRODUCT.md §3: `{"status":"error","code":N,"message":"…"}`, http/envelope.ts). */
 const ERROR_PREFIX = '{"status":"error","code":';
 
+/** What the stream reports (modules/events/stream.ts, StreamObserver). */
+export interface StreamMetrics {
+  opened(): void;
+  closed(): void;
+}
+
+export interface Metrics {
+  stream: StreamMetrics;
+}
+
 /**
  * Prometheus metrics (docs/metrics.md, "Service metrics"): requests by route and status,
- * latency, application errors by route and code, database pool, process.
+ * latency, application errors by route and code, streams, database pool, process.
  */
-export function installMetrics(app: FastifyInstance, db: Database): void {
+export function installMetrics(app: FastifyInstance, db: Database): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   for (const name of MISNAMED_DEFAULTS) registry.removeSingleMetric(name);
@@ -38,6 +48,16 @@ export function installMetrics(app: FastifyInstance, db: Database): void {
     name: 'callcenter_api_errors_total',
     help: 'Answers in the error envelope by route and error code, whatever their HTTP status (application errors come with HTTP 200)',
     labelNames: ['route', 'code'] as const,
+    registers: [registry],
+  });
+  const streamsOpen = new Gauge({
+    name: 'callcenter_stream_connections_open',
+    help: 'Open GET /api/v2/stream connections on this node',
+    registers: [registry],
+  });
+  const streams = new Counter({
+    name: 'callcenter_stream_connections_total',
+    help: 'GET /api/v2/stream connections accepted (credentials and permission good) on this node',
     registers: [registry],
   });
   new Gauge({
@@ -91,4 +111,16 @@ export function installMetrics(app: FastifyInstance, db: Database): void {
     reply.header('content-type', registry.contentType);
     return registry.metrics();
   });
+
+  return {
+    stream: {
+      opened() {
+        streams.inc();
+        streamsOpen.inc();
+      },
+      closed() {
+        streamsOpen.dec();
+      },
+    },
+  };
 }

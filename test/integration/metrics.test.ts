@@ -1,6 +1,9 @@
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { createTenant } from '../helpers/factories.js';
 import { forEachDatabase, type Harness } from '../helpers/harness.js';
+import { baseUrl, closeReaders, getJson, openSse } from '../helpers/sse.js';
+
+afterAll(closeReaders);
 
 /** The exposition text of GET /metrics. */
 async function scrape(h: Harness): Promise<string> {
@@ -26,6 +29,17 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
     if (got === want) return Number(m[3]);
   }
   return 0;
+}
+
+/** Waits (bounded) for a condition on the metrics: a closed connection is seen by the server a moment later. */
+async function until(h: Harness, ok: (text: string) => boolean): Promise<string> {
+  let text = '';
+  for (let i = 0; i < 150; i++) {
+    text = await scrape(h);
+    if (ok(text)) return text;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return text;
 }
 
 forEachDatabase('GET /metrics', (use) => {
@@ -65,6 +79,33 @@ forEachDatabase('GET /metrics', (use) => {
     await h.post(login, { username: t.username, password: t.password });
     const ok = await scrape(h);
     expect([count1014(ok), count1047(ok)]).toEqual([count1014(after), count1047(after)]);
+  });
+
+  it('counts stream connections and the streams open now; refused ones are not connections', async () => {
+    const h = use();
+    const base = await baseUrl(h);
+    const t = await createTenant(h);
+    const open = (text: string) => sample(text, 'callcenter_stream_connections_open');
+    const total = (text: string) => sample(text, 'callcenter_stream_connections_total');
+    const before = await scrape(h);
+    expect(before).toMatch(/^# TYPE callcenter_stream_connections_open gauge$/m);
+    expect(before).toMatch(/^# TYPE callcenter_stream_connections_total counter$/m);
+
+    const first = await openSse(`${base}/api/v2/stream?ssid=${t.ssid}`);
+    const second = await openSse(`${base}/api/v2/stream`, { authorization: `Bearer ${t.ssid}` });
+    await first.next((m) => m.event === 'ready');
+    await second.next((m) => m.event === 'ready');
+    expect((await getJson(`${base}/api/v2/stream?ssid=nope`)).status).toBe(401);
+    const both = await scrape(h);
+    expect(open(both) - open(before)).toBe(2);
+    expect(total(both) - total(before)).toBe(2);
+
+    first.close();
+    const one = await until(h, (text) => open(text) - open(before) === 1);
+    expect(open(one) - open(before)).toBe(1);
+    expect(total(one) - total(before)).toBe(2);
+    second.close();
+    expect(open(await until(h, (text) => open(text) === open(before)))).toBe(open(before));
   });
 
   it('follows the Prometheus naming rules: counters end in _total, nothing else does', async () => {

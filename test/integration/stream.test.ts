@@ -7,91 +7,11 @@ import { LiveStateService } from '../../src/modules/events/live-state.service.js
 import { registerStream } from '../../src/modules/events/stream.js';
 import { createAgent, createGroup, createRole } from '../helpers/admin.js';
 import { createTenant, login } from '../helpers/factories.js';
-import { forEachDatabase, type Harness } from '../helpers/harness.js';
+import { forEachDatabase } from '../helpers/harness.js';
+import { baseUrl, closeReaders, getJson, openSse as open } from '../helpers/sse.js';
 import { ev, ingestOk } from './events.fixtures.js';
 
-interface Msg {
-  id?: string;
-  event: string;
-  data: Record<string, unknown>;
-}
-
-/** An open SSE connection; `next` waits (bounded) for a message matching the predicate. */
-interface Reader {
-  messages: Msg[];
-  raw: () => string;
-  next(pred: (m: Msg) => boolean, timeoutMs?: number): Promise<Msg>;
-  close(): void;
-}
-
-const readers: Reader[] = [];
-afterAll(() => readers.forEach((r) => r.close()));
-
-async function baseUrl(h: Harness): Promise<string> {
-  if (!h.app.server.listening) await h.app.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
-}
-
-function open(url: string, headers: Record<string, string> = {}): Promise<Reader> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(url, { headers }, (res) => {
-      let buf = '';
-      const messages: Msg[] = [];
-      const waiters: Array<() => void> = [];
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let i: number;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const m: Partial<Msg> = {};
-          for (const line of block.split('\n')) {
-            if (line.startsWith('id: ')) m.id = line.slice(4);
-            else if (line.startsWith('event: ')) m.event = line.slice(7);
-            else if (line.startsWith('data: ')) m.data = JSON.parse(line.slice(6)) as Record<string, unknown>;
-          }
-          if (m.event) messages.push(m as Msg);
-        }
-        waiters.splice(0).forEach((w) => w());
-      });
-      let all = '';
-      res.on('data', (c: string) => (all += c));
-      const reader: Reader = {
-        messages,
-        raw: () => all,
-        next: (pred, timeoutMs = 3000) =>
-          new Promise((ok, fail) => {
-            const deadline = setTimeout(() => fail(new Error(`no matching message; got ${JSON.stringify(messages.map((x) => x.event))}`)), timeoutMs);
-            const check = () => {
-              const found = messages.find(pred);
-              if (found) {
-                clearTimeout(deadline);
-                ok(found);
-              } else waiters.push(check);
-            };
-            check();
-          }),
-        close: () => req.destroy(),
-      };
-      readers.push(reader);
-      resolve(Object.assign(reader, { status: res.statusCode }));
-    });
-    req.on('error', reject);
-  });
-}
-
-function getJson(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers }, (res) => {
-        let s = '';
-        res.on('data', (c) => (s += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(s) as Record<string, unknown> }));
-      })
-      .on('error', reject);
-  });
-}
+afterAll(closeReaders);
 
 forEachDatabase('GET /api/v2/stream', (use) => {
   it('refuses bad credentials with HTTP 401 / 1014, and agents without agent.live or queue.view with 403 / 1015', async () => {
@@ -234,6 +154,62 @@ forEachDatabase('GET /api/v2/stream', (use) => {
       const msg = await r.next((m) => m.event === 'agent');
       expect(msg).toMatchObject({ id: '1', data: { agentId: a, state: 'available' } });
       r.close();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('forgets a client that leaves while it is being connected (the open-streams count stays exact)', async () => {
+    const h = use();
+    const t = await createTenant(h);
+    // The first read of the sequence waits until the client has gone.
+    let reading!: () => void;
+    const entered = new Promise<void>((r) => (reading = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const db = new Proxy(h.db, {
+      get(target, prop) {
+        if (prop === 'get') {
+          return async (sql: string, params?: unknown[]) => {
+            if (sql.startsWith('SELECT seq FROM event_seq')) {
+              reading();
+              await gate;
+            }
+            return target.get(sql, params as never);
+          };
+        }
+        const v = Reflect.get(target, prop) as unknown;
+        return typeof v === 'function' ? (v as (...args: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const counts = { opened: 0, closed: 0 };
+    const app = Fastify();
+    let aborted!: () => void;
+    const gone = new Promise<void>((r) => (aborted = r));
+    app.addHook('onRequestAbort', (_request, done) => {
+      aborted();
+      done();
+    });
+    registerStream(app, { ...h.ctx, db }, new LiveStateService(db), {
+      observer: { opened: () => counts.opened++, closed: () => counts.closed++ },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v2/stream?ssid=${t.ssid}`;
+      const leaving = http.get(url);
+      leaving.on('error', () => undefined);
+      await entered;
+      leaving.destroy();
+      await gone;
+      release();
+      // A second client, connected after the first one's handler went on: only it is open.
+      const staying = await open(url);
+      await staying.next((m) => m.event === 'ready');
+      expect(counts).toEqual({ opened: 1, closed: 0 });
+      staying.close();
+      // Waiting for the transport (the server sees the close a moment later), not for an expiry.
+      for (let i = 0; i < 100 && counts.closed === 0; i++) await new Promise((ok) => setTimeout(ok, 20));
+      expect(counts).toEqual({ opened: 1, closed: 1 });
     } finally {
       await app.close();
     }

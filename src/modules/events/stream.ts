@@ -11,6 +11,12 @@ import type { LiveStateService } from './live-state.service.js';
 
 const HEARTBEAT_MS = 15_000;
 
+/** Told of every accepted connection and its end (the app's metrics). */
+export interface StreamObserver {
+  opened(): void;
+  closed(): void;
+}
+
 interface Subscriber {
   accountId: number;
   /** The last sequence sent (the `id` of the last group). */
@@ -40,6 +46,7 @@ export class StreamHub {
     private readonly ctx: AppContext,
     liveState: LiveStateService,
     private readonly heartbeatMs = HEARTBEAT_MS,
+    private readonly observer: StreamObserver | null = null,
   ) {
     this.live = liveState;
   }
@@ -59,8 +66,15 @@ export class StreamHub {
     this.unlisten = null;
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
-    for (const s of this.subs) s.res.end();
-    this.subs.clear();
+    for (const s of [...this.subs]) {
+      this.drop(s);
+      s.res.end();
+    }
+  }
+
+  /** Forgets a subscriber once (its connection closed, or the hub stops). */
+  private drop(s: Subscriber): void {
+    if (this.subs.delete(s)) this.observer?.closed();
   }
 
   private onNotify(payload: string): void {
@@ -97,8 +111,17 @@ export class StreamHub {
   async subscribe(principal: Principal, reply: FastifyReply, lastEventId: number | null): Promise<void> {
     await this.start();
     const accountId = principal.accountId;
-    const current = await this.live.sequence(accountId);
     const res = reply.raw;
+    const sub: Subscriber = { accountId, lastSent: 0, res, pumping: false, again: false };
+    // Listening from the start: a client that leaves while the database is read is never registered.
+    let closed = false;
+    res.on('close', () => {
+      closed = true;
+      this.drop(sub);
+    });
+    const current = await this.live.sequence(accountId);
+    reply.hijack();
+    if (closed) return;
     const headers = {
       ...reply.getHeaders(),
       'content-type': 'text/event-stream; charset=utf-8',
@@ -106,7 +129,6 @@ export class StreamHub {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     };
-    reply.hijack();
     res.writeHead(200, headers as Record<string, string>);
     res.write(`retry: 2000\n\nevent: ready\ndata: ${JSON.stringify({ lstSync: current })}\n\n`);
     let from = current;
@@ -114,9 +136,9 @@ export class StreamHub {
       if (current - lastEventId > CHANGE_LOG_SPAN) res.write(`event: reset\ndata: ${JSON.stringify({ lstSync: current })}\n\n`);
       else from = lastEventId;
     }
-    const sub: Subscriber = { accountId, lastSent: from, res, pumping: false, again: false };
+    sub.lastSent = from;
     this.subs.add(sub);
-    res.on('close', () => this.subs.delete(sub));
+    this.observer?.opened();
     // Always read once after registering: a change committed after `current` was read but notified
     // before the subscriber was in `subs` would otherwise wait for the next notification.
     await this.pump(sub);
@@ -131,8 +153,13 @@ function deny(reply: FastifyReply, http: number, code: number, message: string) 
 }
 
 /** Registers GET /api/v2/stream on the app (called from app.ts). */
-export function registerStream(app: FastifyInstance, ctx: AppContext, liveState: LiveStateService, opts: { heartbeatMs?: number } = {}): StreamHub {
-  const hub = new StreamHub(ctx, liveState, opts.heartbeatMs);
+export function registerStream(
+  app: FastifyInstance,
+  ctx: AppContext,
+  liveState: LiveStateService,
+  opts: { heartbeatMs?: number; observer?: StreamObserver } = {},
+): StreamHub {
+  const hub = new StreamHub(ctx, liveState, opts.heartbeatMs, opts.observer ?? null);
   // preClose: the server waits for open connections, so the streams must end before it closes.
   app.addHook('preClose', async () => hub.stop());
   app.get('/api/v2/stream', { schema: { hide: true } }, async (request, reply) => {
