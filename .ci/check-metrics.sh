@@ -4,7 +4,7 @@
 # Starts the service as a user does (`node bin/callcenter.js serve`) on a fresh
 # embedded database in a temporary DATA_DIR and a free port, makes requests
 # that create every kind of series (a success, application errors answered
-# with HTTP 200, an unknown route, open streams), scrapes
+# with HTTP 200, an unknown route, open streams, a stream reset), scrapes
 # /metrics and fails on any complaint of promtool or on a missing series.
 # Run from anywhere: `.ci/check-metrics.sh`. Installs promtool (Debian's
 # `prometheus` package) when it is missing.
@@ -55,13 +55,13 @@ post group/create "{\"ssid\":\"$SSID\"}" >/dev/null
 # An unknown route (404) and a refused stream (401).
 curl -s "$BASE/api/v2/no/such" -d '{}' >/dev/null
 curl -s "$BASE/api/v2/stream?ssid=nope" >/dev/null
-# Two open streams.
+# Two open streams, one of them told to reset (a Last-Event-ID the server never issued).
 curl -sN "$BASE/api/v2/stream?ssid=$SSID" >"$WORK/stream1" 2>/dev/null &
 PIDS+=($!)
-curl -sN "$BASE/api/v2/stream?ssid=$SSID" >"$WORK/stream2" 2>/dev/null &
+curl -sN "$BASE/api/v2/stream?ssid=$SSID" -H 'Last-Event-ID: 999999' >"$WORK/stream2" 2>/dev/null &
 PIDS+=($!)
 for _ in $(seq 1 50); do
-  grep -q '^event: ready' "$WORK/stream1" 2>/dev/null && grep -q '^event: ready' "$WORK/stream2" 2>/dev/null && break
+  grep -q '^event: ready' "$WORK/stream1" 2>/dev/null && grep -q '^event: reset' "$WORK/stream2" 2>/dev/null && break
   sleep 0.1
 done
 
@@ -87,6 +87,7 @@ for series in \
   'callcenter_api_errors_total{route="/api/v2/stream",code="1014"}' \
   'callcenter_stream_connections_open 2' \
   'callcenter_stream_connections_total 2' \
+  'callcenter_stream_resets_total{reason="future"} 1' \
   'callcenter_db_pool_connections{state="total"}' \
   'process_cpu_seconds_total' \
   'nodejs_active_handles{'; do

@@ -17,6 +17,7 @@ const ERROR_PREFIX = '{"status":"error","code":';
 export interface StreamMetrics {
   opened(): void;
   closed(): void;
+  reset(reason: string): void;
 }
 
 export interface Metrics {
@@ -58,6 +59,12 @@ export function installMetrics(app: FastifyInstance, db: Database): Metrics {
   const streams = new Counter({
     name: 'callcenter_stream_connections_total',
     help: 'GET /api/v2/stream connections accepted (credentials and permission good) on this node',
+    registers: [registry],
+  });
+  const resets = new Counter({
+    name: 'callcenter_stream_resets_total',
+    help: 'Stream connections answered with a reset event, by reason (a Last-Event-ID the change log cannot resume from)',
+    labelNames: ['reason'] as const,
     registers: [registry],
   });
   new Gauge({
@@ -120,6 +127,9 @@ export function installMetrics(app: FastifyInstance, db: Database): Metrics {
       },
       closed() {
         streamsOpen.dec();
+      },
+      reset(reason) {
+        resets.inc({ reason });
       },
     },
   };

@@ -87,18 +87,20 @@ forEachDatabase('GET /metrics', (use) => {
     const t = await createTenant(h);
     const open = (text: string) => sample(text, 'callcenter_stream_connections_open');
     const total = (text: string) => sample(text, 'callcenter_stream_connections_total');
+    const resets = (text: string) => sample(text, 'callcenter_stream_resets_total', { reason: 'future' });
     const before = await scrape(h);
     expect(before).toMatch(/^# TYPE callcenter_stream_connections_open gauge$/m);
     expect(before).toMatch(/^# TYPE callcenter_stream_connections_total counter$/m);
 
     const first = await openSse(`${base}/api/v2/stream?ssid=${t.ssid}`);
-    const second = await openSse(`${base}/api/v2/stream`, { authorization: `Bearer ${t.ssid}` });
+    const second = await openSse(`${base}/api/v2/stream`, { authorization: `Bearer ${t.ssid}`, 'last-event-id': '999' });
     await first.next((m) => m.event === 'ready');
-    await second.next((m) => m.event === 'ready');
+    await second.next((m) => m.event === 'reset');
     expect((await getJson(`${base}/api/v2/stream?ssid=nope`)).status).toBe(401);
     const both = await scrape(h);
     expect(open(both) - open(before)).toBe(2);
     expect(total(both) - total(before)).toBe(2);
+    expect(resets(both) - resets(before)).toBe(1);
 
     first.close();
     const one = await until(h, (text) => open(text) - open(before) === 1);

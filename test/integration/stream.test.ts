@@ -1,14 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { LiveStateService } from '../../src/modules/events/live-state.service.js';
 import { registerStream } from '../../src/modules/events/stream.js';
 import { createAgent, createGroup, createRole } from '../helpers/admin.js';
 import { createTenant, login } from '../helpers/factories.js';
-import { forEachDatabase } from '../helpers/harness.js';
-import { baseUrl, closeReaders, getJson, openSse as open } from '../helpers/sse.js';
+import { forEachDatabase, type Harness } from '../helpers/harness.js';
+import { baseUrl, closeReaders, getJson, openSse as open, type SseReader } from '../helpers/sse.js';
 import { ev, ingestOk } from './events.fixtures.js';
 
 afterAll(closeReaders);
@@ -86,20 +86,112 @@ forEachDatabase('GET /api/v2/stream', (use) => {
     expect(cmd.id).toBe('6');
   });
 
-  it('tells a client to reload (reset) when its Last-Event-ID is older than the change log', async () => {
-    const h = use();
-    const base = await baseUrl(h);
-    const t = await createTenant(h);
-    const a = (await createAgent(h, t)).agentId;
-    await ingestOk(h, t.ssid, [ev(h, 'agent.login', { agentId: a })]);
-    // As if 200,000 events had been applied since: the log no longer reaches back to 1.
-    await h.db.run('UPDATE event_seq SET seq = $2 WHERE account_id = $1', [t.accountId, 200_001]);
-    const r = await open(`${base}/api/v2/stream?ssid=${t.ssid}`, { 'last-event-id': '1' });
-    const reset = await r.next((m) => m.event === 'reset');
-    expect(reset.data).toEqual({ lstSync: 200_001 });
-    const fresh = await open(`${base}/api/v2/stream?ssid=${t.ssid}`, { 'last-event-id': '199999' });
-    await fresh.next((m) => m.event === 'ready');
-    expect(fresh.messages.some((m) => m.event === 'reset')).toBe(false);
+  describe('resuming (Last-Event-ID or ?lastEventId=)', () => {
+    /** An account whose change log holds groups 1 (one event) and 3 (two events): ids 1 and 3 were sent, 2 never. */
+    async function twoGroups(h: Harness) {
+      const t = await createTenant(h);
+      const a = (await createAgent(h, t)).agentId;
+      const b = (await createAgent(h, t)).agentId;
+      await ingestOk(h, t.ssid, [ev(h, 'agent.login', { agentId: a })]);
+      await ingestOk(h, t.ssid, [ev(h, 'agent.login', { agentId: b }), ev(h, 'agent.break.start', { agentId: a, reason: 'Lunch' })]);
+      /** The next change (group `seq`): it proves what came before it on the stream came whole. */
+      const change = async (r: SseReader, seq: number) => {
+        await ingestOk(h, t.ssid, [ev(h, 'agent.sip', { agentId: b, sipStatus: `s${seq}` })]);
+        await r.next((m) => m.id === String(seq));
+      };
+      return { t, change };
+    }
+
+    const ids = (r: SseReader) => r.messages.filter((m) => m.id).map((m) => m.id);
+    const events = (r: SseReader) => r.messages.map((m) => m.event);
+
+    /** `ready`, then `reset` with its reason and the current id (so a reconnect after the reload resumes from there). */
+    async function expectReset(r: SseReader, reason: string, lstSync: number) {
+      const reset = await r.next((m) => m.event === 'reset');
+      expect(r.messages[0]).toEqual({ event: 'ready', data: { lstSync } });
+      expect(r.messages[1]).toBe(reset);
+      expect(reset.id).toBe(String(lstSync));
+      expect(reset.data).toEqual({ lstSync, reason, message: expect.stringContaining('Last-Event-ID') as unknown });
+    }
+
+    it('without one: starts at the current state, no reset', async () => {
+      const h = use();
+      const { t, change } = await twoGroups(h);
+      const r = await open(`${await baseUrl(h)}/api/v2/stream?ssid=${t.ssid}`);
+      expect((await r.next((m) => m.event === 'ready')).data).toEqual({ lstSync: 3 });
+      await change(r, 4);
+      expect(events(r)).toEqual(['ready', 'agent']);
+    });
+
+    it('with an id it sent: every group after it, no reset (header, query, the current id, 0 = from the start)', async () => {
+      const h = use();
+      const { t, change } = await twoGroups(h);
+      const url = `${await baseUrl(h)}/api/v2/stream?ssid=${t.ssid}`;
+      const fromOne = await open(url, { 'last-event-id': '1' });
+      const fromStart = await open(`${url}&lastEventId=0`);
+      const fromThree = await open(`${url}&lastEventId=3`);
+      await change(fromOne, 4);
+      await fromStart.next((m) => m.id === '4');
+      await fromThree.next((m) => m.id === '4');
+      expect(ids(fromOne)).toEqual(['3', '4']);
+      expect(ids(fromStart)).toEqual(['1', '3', '4']);
+      expect(ids(fromThree)).toEqual(['4']);
+      for (const r of [fromOne, fromStart, fromThree]) expect(events(r)).not.toContain('reset');
+    });
+
+    it('with an id after the current sequence (a restored database, another server): reset "future", then changes from now', async () => {
+      const h = use();
+      const { t, change } = await twoGroups(h);
+      const url = `${await baseUrl(h)}/api/v2/stream?ssid=${t.ssid}`;
+      const r = await open(url, { 'last-event-id': '99' });
+      await expectReset(r, 'future', 3);
+      await change(r, 4);
+      expect(ids(r)).toEqual(['3', '4']);
+      expect(events(r)).toEqual(['ready', 'reset', 'agent']);
+      // The client reconnects with the reset's id once it reloaded: a plain resume.
+      const again = await open(url, { 'last-event-id': '3' });
+      await change(again, 5);
+      expect(events(again)).toEqual(['ready', 'agent', 'agent']);
+    });
+
+    it('with garbage: reset "invalid"; an empty header counts as none', async () => {
+      const h = use();
+      const { t, change } = await twoGroups(h);
+      const url = `${await baseUrl(h)}/api/v2/stream?ssid=${t.ssid}`;
+      for (const id of ['abc', '-1', '1.5', '0x1', '1 2', '3abc']) await expectReset(await open(url, { 'last-event-id': id }), 'invalid', 3);
+      await expectReset(await open(`${url}&lastEventId=abc`), 'invalid', 3);
+      await expectReset(await open(`${url}&lastEventId=1&lastEventId=3`), 'invalid', 3);
+      // The header wins over the query, as before.
+      await expectReset(await open(`${url}&lastEventId=1`, { 'last-event-id': 'x' }), 'invalid', 3);
+      const empty = await open(`${url}`, { 'last-event-id': '' });
+      await change(empty, 4);
+      expect(events(empty)).toEqual(['ready', 'agent']);
+    });
+
+    it('with an id older than the change log keeps: reset "expired"; an id just inside it resumes', async () => {
+      const h = use();
+      const { t } = await twoGroups(h);
+      // As if 200,000 events had been applied since: the log no longer reaches back to 1 or 3 (its
+      // span is 100,000 sequence numbers), and holds the groups ending at 199,999 and 200,001.
+      await h.db.run('UPDATE event_seq SET seq = $2 WHERE account_id = $1', [t.accountId, 200_001]);
+      const group = JSON.stringify([['agent', { agentId: 1, state: 'available' }]]);
+      for (const seq of [199_999, 200_001]) await h.db.run('INSERT INTO live_changes (account_id, seq, body) VALUES ($1, $2, $3)', [t.accountId, seq, group]);
+      const url = `${await baseUrl(h)}/api/v2/stream?ssid=${t.ssid}`;
+      await expectReset(await open(url, { 'last-event-id': '1' }), 'expired', 200_001);
+      await expectReset(await open(url, { 'last-event-id': '3' }), 'expired', 200_001);
+      const inside = await open(url, { 'last-event-id': '199999' });
+      await inside.next((m) => m.id === '200001');
+      expect(events(inside)).toEqual(['ready', 'agent']);
+    });
+
+    it('with an id inside the span that it never sent (from before a database restore): reset "unknown"', async () => {
+      const h = use();
+      const { t, change } = await twoGroups(h);
+      const r = await open(`${await baseUrl(h)}/api/v2/stream?ssid=${t.ssid}`, { 'last-event-id': '2' });
+      await expectReset(r, 'unknown', 3);
+      await change(r, 4);
+      expect(events(r)).toEqual(['ready', 'reset', 'agent']);
+    });
   });
 
   it('sends heartbeat comments on an idle stream', async () => {
@@ -191,7 +283,7 @@ forEachDatabase('GET /api/v2/stream', (use) => {
       done();
     });
     registerStream(app, { ...h.ctx, db }, new LiveStateService(db), {
-      observer: { opened: () => counts.opened++, closed: () => counts.closed++ },
+      observer: { opened: () => counts.opened++, closed: () => counts.closed++, reset: () => undefined },
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     try {
