@@ -77,7 +77,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   installBodyParsing(app);
   installCors(app);
   installErrorHandling(app, config.bodyLimit);
-  installMetrics(app, db);
+  const metrics = installMetrics(app, db);
 
   app.addSchema(ErrorEnvelopeSchema);
   await app.register(swagger, {
@@ -125,6 +125,6 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   for (const op of allOperations(services)) {
     registerOperation(app, op, { auth, limiter, validateResponses: opts.validateResponses ?? false });
   }
-  registerStream(app, ctx, services.liveState);
+  registerStream(app, ctx, services.liveState, { observer: metrics.stream });
   return { app, ctx, services };
 }

@@ -2,10 +2,36 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Database } from '../db/types.js';
 
-/** Prometheus metrics: requests by route and status, latency, database pool, process. */
-export function installMetrics(app: FastifyInstance, db: Database): void {
+/**
+ * prom-client's default metrics that break Prometheus' naming rules (`promtool check metrics`:
+ * a gauge must not end in `_total`). Each is the sum of the per-type gauge without the suffix
+ * (`sum without (type) (nodejs_active_handles)`), so they are dropped rather than renamed, as
+ * prom-client's maintainers intend to do (prometheus/client_js#283).
+ */
+const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
+
+/** Every error envelope starts so (PRODUCT.md §3: `{"status":"error","code":N,"message":"…"}`, http/envelope.ts). */
+const ERROR_PREFIX = '{"status":"error","code":';
+
+/** What the stream reports (modules/events/stream.ts, StreamObserver). */
+export interface StreamMetrics {
+  opened(): void;
+  closed(): void;
+  reset(reason: string): void;
+}
+
+export interface Metrics {
+  stream: StreamMetrics;
+}
+
+/**
+ * Prometheus metrics (docs/metrics.md, "Service metrics"): requests by route and status,
+ * latency, application errors by route and code, streams, database pool, process.
+ */
+export function installMetrics(app: FastifyInstance, db: Database): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  for (const name of MISNAMED_DEFAULTS) registry.removeSingleMetric(name);
   const requests = new Counter({
     name: 'callcenter_http_requests_total',
     help: 'HTTP requests by route and status',
@@ -17,6 +43,28 @@ export function installMetrics(app: FastifyInstance, db: Database): void {
     help: 'HTTP request latency',
     labelNames: ['route'] as const,
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  const errors = new Counter({
+    name: 'callcenter_api_errors_total',
+    help: 'Answers in the error envelope by route and error code, whatever their HTTP status (application errors come with HTTP 200)',
+    labelNames: ['route', 'code'] as const,
+    registers: [registry],
+  });
+  const streamsOpen = new Gauge({
+    name: 'callcenter_stream_connections_open',
+    help: 'Open GET /api/v2/stream connections on this node',
+    registers: [registry],
+  });
+  const streams = new Counter({
+    name: 'callcenter_stream_connections_total',
+    help: 'GET /api/v2/stream connections accepted (credentials and permission good) on this node',
+    registers: [registry],
+  });
+  const resets = new Counter({
+    name: 'callcenter_stream_resets_total',
+    help: 'Stream connections answered with a reset event, by reason (a Last-Event-ID the change log cannot resume from)',
+    labelNames: ['reason'] as const,
     registers: [registry],
   });
   new Gauge({
@@ -32,12 +80,30 @@ export function installMetrics(app: FastifyInstance, db: Database): void {
     },
   });
 
-  // Labelled children cached per route (and status): prom-client hashes a label object on every
-  // inc/observe, a measurable share of a 60 µs request.
+  // Labelled children cached per route (and status or code): prom-client hashes a label object
+  // on every inc/observe, a measurable share of a 60 µs request.
   const counters = new Map<string, { inc(): void }>();
   const timers = new Map<string, { observe(v: number): void }>();
+  const errorCounters = new Map<string, { inc(): void }>();
+  const routeOf = (request: { routeOptions: { url?: string } }) => request.routeOptions.url ?? 'unmatched';
+
+  // The code is read from the answer as sent, so every error counts whoever answered it (the
+  // error handler, the stream's refusals, the not-found handler). Serialised answers are strings
+  // here; success answers sent as ready bytes are Buffers and skipped at the first test.
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (typeof payload === 'string' && payload.startsWith(ERROR_PREFIX)) {
+      const code = String(parseInt(payload.slice(ERROR_PREFIX.length, ERROR_PREFIX.length + 12), 10));
+      const route = routeOf(request);
+      const key = `${code} ${route}`;
+      let counter = errorCounters.get(key);
+      if (!counter) errorCounters.set(key, (counter = errors.labels({ route, code })));
+      counter.inc();
+    }
+    done(null, payload);
+  });
+
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
+    const route = routeOf(request);
     const key = `${reply.statusCode} ${route}`;
     let counter = counters.get(key);
     if (!counter) counters.set(key, (counter = requests.labels({ route, status: reply.statusCode })));
@@ -52,4 +118,19 @@ export function installMetrics(app: FastifyInstance, db: Database): void {
     reply.header('content-type', registry.contentType);
     return registry.metrics();
   });
+
+  return {
+    stream: {
+      opened() {
+        streams.inc();
+        streamsOpen.inc();
+      },
+      closed() {
+        streamsOpen.dec();
+      },
+      reset(reason) {
+        resets.inc({ reason });
+      },
+    },
+  };
 }

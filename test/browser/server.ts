@@ -19,6 +19,8 @@ function freePort(): Promise<number> {
 
 export interface RunningServer {
   baseUrl: string;
+  /** The embedded database's directory (DATA_DIR). */
+  dataDir: string;
   output(): string;
   /** SIGTERM and wait for the exit; the data directory stays (for restart). */
   halt(): Promise<void>;
@@ -80,6 +82,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   await launch();
   return {
     baseUrl,
+    dataDir,
     output: () => out,
     halt,
     restart: launch,

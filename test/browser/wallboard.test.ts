@@ -1,4 +1,6 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createClient, type CallCenterClient } from '../../client/index.js';
@@ -167,6 +169,33 @@ describe.skipIf(!hasChromium)('wallboard in a browser', () => {
     await expect.poll(() => tile('Farah').getAttribute('data-state'), until).toBe('break');
     await expect.poll(() => tile('Farah').textContent(), until).toContain('Training');
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+  });
+
+  it('reloads everything after a database restore: the stream answers its Last-Event-ID with reset', async () => {
+    // A backup of the database as it is now (Farah on a break, groups 55 and 56).
+    const backup = mkdtempSync(join(tmpdir(), 'cc-backup-'));
+    const dbFiles = (dir: string) => readdirSync(dir).filter((f) => f.startsWith('callcenter.db'));
+    await server.halt();
+    for (const f of dbFiles(server.dataDir)) copyFileSync(join(server.dataDir, f), join(backup, f));
+    await server.restart();
+    // After the backup: a group the board lists once it reloads, and a change it sees (its Last-Event-ID moves past the backup's).
+    await api.call('group/create', { groupId: 57, name: 'Billing' });
+    await page.reload();
+    await expect.poll(() => page.locator('#conn').getAttribute('data-state'), { ...until, timeout: 30_000 }).toBe('live');
+    await expect.poll(() => page.locator('#group-select option[value="57"]').count(), until).toBe(1);
+    await ingest([ev('agent.break.end', { agentId: agents.Farah })]);
+    await expect.poll(() => tile('Farah').getAttribute('data-state'), until).toBe('available');
+    // Restore the backup: the sequence goes back, so the board's Last-Event-ID is one the server never issued.
+    await server.halt();
+    for (const f of dbFiles(server.dataDir)) rmSync(join(server.dataDir, f));
+    for (const f of dbFiles(backup)) copyFileSync(join(backup, f), join(server.dataDir, f));
+    rmSync(backup, { recursive: true, force: true });
+    await server.restart();
+    await expect.poll(() => page.locator('#conn').getAttribute('data-state'), { ...until, timeout: 30_000 }).toBe('live');
+    await expect.poll(() => tile('Farah').getAttribute('data-state'), until).toBe('break');
+    // Only a full reload forgets the group the restored database does not have.
+    await expect.poll(() => page.locator('#group-select option[value="57"]').count(), until).toBe(0);
+    expect(await page.locator('#group-select option').allTextContents()).toEqual(['All groups', 'Support (55)', 'Sales (56)']);
   });
 
   it('moves focus with the keyboard shortcuts and filters by group', async () => {

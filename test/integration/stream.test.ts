@@ -1,97 +1,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { LiveStateService } from '../../src/modules/events/live-state.service.js';
 import { registerStream } from '../../src/modules/events/stream.js';
 import { createAgent, createGroup, createRole } from '../helpers/admin.js';
 import { createTenant, login } from '../helpers/factories.js';
 import { forEachDatabase, type Harness } from '../helpers/harness.js';
+import { baseUrl, closeReaders, getJson, openSse as open, type SseReader } from '../helpers/sse.js';
 import { ev, ingestOk } from './events.fixtures.js';
 
-interface Msg {
-  id?: string;
-  event: string;
-  data: Record<string, unknown>;
-}
-
-/** An open SSE connection; `next` waits (bounded) for a message matching the predicate. */
-interface Reader {
-  messages: Msg[];
-  raw: () => string;
-  next(pred: (m: Msg) => boolean, timeoutMs?: number): Promise<Msg>;
-  close(): void;
-}
-
-const readers: Reader[] = [];
-afterAll(() => readers.forEach((r) => r.close()));
-
-async function baseUrl(h: Harness): Promise<string> {
-  if (!h.app.server.listening) await h.app.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
-}
-
-function open(url: string, headers: Record<string, string> = {}): Promise<Reader> {
-  return new Promise((resolve, reject) => {
-    const req = http.get(url, { headers }, (res) => {
-      let buf = '';
-      const messages: Msg[] = [];
-      const waiters: Array<() => void> = [];
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let i: number;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const m: Partial<Msg> = {};
-          for (const line of block.split('\n')) {
-            if (line.startsWith('id: ')) m.id = line.slice(4);
-            else if (line.startsWith('event: ')) m.event = line.slice(7);
-            else if (line.startsWith('data: ')) m.data = JSON.parse(line.slice(6)) as Record<string, unknown>;
-          }
-          if (m.event) messages.push(m as Msg);
-        }
-        waiters.splice(0).forEach((w) => w());
-      });
-      let all = '';
-      res.on('data', (c: string) => (all += c));
-      const reader: Reader = {
-        messages,
-        raw: () => all,
-        next: (pred, timeoutMs = 3000) =>
-          new Promise((ok, fail) => {
-            const deadline = setTimeout(() => fail(new Error(`no matching message; got ${JSON.stringify(messages.map((x) => x.event))}`)), timeoutMs);
-            const check = () => {
-              const found = messages.find(pred);
-              if (found) {
-                clearTimeout(deadline);
-                ok(found);
-              } else waiters.push(check);
-            };
-            check();
-          }),
-        close: () => req.destroy(),
-      };
-      readers.push(reader);
-      resolve(Object.assign(reader, { status: res.statusCode }));
-    });
-    req.on('error', reject);
-  });
-}
-
-function getJson(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers }, (res) => {
-        let s = '';
-        res.on('data', (c) => (s += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(s) as Record<string, unknown> }));
-      })
-      .on('error', reject);
-  });
-}
+afterAll(closeReaders);
 
 forEachDatabase('GET /api/v2/stream', (use) => {
   it('refuses bad credentials with HTTP 401 / 1014, and agents without agent.live or queue.view with 403 / 1015', async () => {
@@ -166,20 +86,112 @@ forEachDatabase('GET /api/v2/stream', (use) => {
     expect(cmd.id).toBe('6');
   });
 
-  it('tells a client to reload (reset) when its Last-Event-ID is older than the change log', async () => {
-    const h = use();
-    const base = await baseUrl(h);
-    const t = await createTenant(h);
-    const a = (await createAgent(h, t)).agentId;
-    await ingestOk(h, t.ssid, [ev(h, 'agent.login', { agentId: a })]);
-    // As if 200,000 events had been applied since: the log no longer reaches back to 1.
-    await h.db.run('UPDATE event_seq SET seq = $2 WHERE account_id = $1', [t.accountId, 200_001]);
-    const r = await open(`${base}/api/v2/stream?ssid=${t.ssid}`, { 'last-event-id': '1' });
-    const reset = await r.next((m) => m.event === 'reset');
-    expect(reset.data).toEqual({ lstSync: 200_001 });
-    const fresh = await open(`${base}/api/v2/stream?ssid=${t.ssid}`, { 'last-event-id': '199999' });
-    await fresh.next((m) => m.event === 'ready');
-    expect(fresh.messages.some((m) => m.event === 'reset')).toBe(false);
+  describe('resuming (Last-Event-ID or ?lastEventId=)', () => {
+    /** An account whose change log holds groups 1 (one event) and 3 (two events): ids 1 and 3 were sent, 2 never. */
+    async function twoGroups(h: Harness) {
+      const t = await createTenant(h);
+      const a = (await createAgent(h, t)).agentId;
+      const b = (await createAgent(h, t)).agentId;
+      await ingestOk(h, t.ssid, [ev(h, 'agent.login', { agentId: a })]);
+      await ingestOk(h, t.ssid, [ev(h, 'agent.login', { agentId: b }), ev(h, 'agent.break.start', { agentId: a, reason: 'Lunch' })]);
+      /** The next change (group `seq`): it proves what came before it on the stream came whole. */
+      const change = async (r: SseReader, seq: number) => {
+        await ingestOk(h, t.ssid, [ev(h, 'agent.sip', { agentId: b, sipStatus: `s${seq}` })]);
+        await r.next((m) => m.id === String(seq));
+      };
+      return { t, change };
+    }
+
+    const ids = (r: SseReader) => r.messages.filter((m) => m.id).map((m) => m.id);
+    const events = (r: SseReader) => r.messages.map((m) => m.event);
+
+    /** `ready`, then `reset` with its reason and the current id (so a reconnect after the reload resumes from there). */
+    async function expectReset(r: SseReader, reason: string, lstSync: number) {
+      const reset = await r.next((m) => m.event === 'reset');
+      expect(r.messages[0]).toEqual({ event: 'ready', data: { lstSync } });
+      expect(r.messages[1]).toBe(reset);
+      expect(reset.id).toBe(String(lstSync));
+      expect(reset.data).toEqual({ lstSync, reason, message: expect.stringContaining('Last-Event-ID') as unknown });
+    }
+
+    it('without one: starts at the current state, no reset', async () => {
+      const h = use();
+      const { t, change } = await twoGroups(h);
+      const r = await open(`${await baseUrl(h)}/api/v2/stream?ssid=${t.ssid}`);
+      expect((await r.next((m) => m.event === 'ready')).data).toEqual({ lstSync: 3 });
+      await change(r, 4);
+      expect(events(r)).toEqual(['ready', 'agent']);
+    });
+
+    it('with an id it sent: every group after it, no reset (header, query, the current id, 0 = from the start)', async () => {
+      const h = use();
+      const { t, change } = await twoGroups(h);
+      const url = `${await baseUrl(h)}/api/v2/stream?ssid=${t.ssid}`;
+      const fromOne = await open(url, { 'last-event-id': '1' });
+      const fromStart = await open(`${url}&lastEventId=0`);
+      const fromThree = await open(`${url}&lastEventId=3`);
+      await change(fromOne, 4);
+      await fromStart.next((m) => m.id === '4');
+      await fromThree.next((m) => m.id === '4');
+      expect(ids(fromOne)).toEqual(['3', '4']);
+      expect(ids(fromStart)).toEqual(['1', '3', '4']);
+      expect(ids(fromThree)).toEqual(['4']);
+      for (const r of [fromOne, fromStart, fromThree]) expect(events(r)).not.toContain('reset');
+    });
+
+    it('with an id after the current sequence (a restored database, another server): reset "future", then changes from now', async () => {
+      const h = use();
+      const { t, change } = await twoGroups(h);
+      const url = `${await baseUrl(h)}/api/v2/stream?ssid=${t.ssid}`;
+      const r = await open(url, { 'last-event-id': '99' });
+      await expectReset(r, 'future', 3);
+      await change(r, 4);
+      expect(ids(r)).toEqual(['3', '4']);
+      expect(events(r)).toEqual(['ready', 'reset', 'agent']);
+      // The client reconnects with the reset's id once it reloaded: a plain resume.
+      const again = await open(url, { 'last-event-id': '3' });
+      await change(again, 5);
+      expect(events(again)).toEqual(['ready', 'agent', 'agent']);
+    });
+
+    it('with garbage: reset "invalid"; an empty header counts as none', async () => {
+      const h = use();
+      const { t, change } = await twoGroups(h);
+      const url = `${await baseUrl(h)}/api/v2/stream?ssid=${t.ssid}`;
+      for (const id of ['abc', '-1', '1.5', '0x1', '1 2', '3abc']) await expectReset(await open(url, { 'last-event-id': id }), 'invalid', 3);
+      await expectReset(await open(`${url}&lastEventId=abc`), 'invalid', 3);
+      await expectReset(await open(`${url}&lastEventId=1&lastEventId=3`), 'invalid', 3);
+      // The header wins over the query, as before.
+      await expectReset(await open(`${url}&lastEventId=1`, { 'last-event-id': 'x' }), 'invalid', 3);
+      const empty = await open(`${url}`, { 'last-event-id': '' });
+      await change(empty, 4);
+      expect(events(empty)).toEqual(['ready', 'agent']);
+    });
+
+    it('with an id older than the change log keeps: reset "expired"; an id just inside it resumes', async () => {
+      const h = use();
+      const { t } = await twoGroups(h);
+      // As if 200,000 events had been applied since: the log no longer reaches back to 1 or 3 (its
+      // span is 100,000 sequence numbers), and holds the groups ending at 199,999 and 200,001.
+      await h.db.run('UPDATE event_seq SET seq = $2 WHERE account_id = $1', [t.accountId, 200_001]);
+      const group = JSON.stringify([['agent', { agentId: 1, state: 'available' }]]);
+      for (const seq of [199_999, 200_001]) await h.db.run('INSERT INTO live_changes (account_id, seq, body) VALUES ($1, $2, $3)', [t.accountId, seq, group]);
+      const url = `${await baseUrl(h)}/api/v2/stream?ssid=${t.ssid}`;
+      await expectReset(await open(url, { 'last-event-id': '1' }), 'expired', 200_001);
+      await expectReset(await open(url, { 'last-event-id': '3' }), 'expired', 200_001);
+      const inside = await open(url, { 'last-event-id': '199999' });
+      await inside.next((m) => m.id === '200001');
+      expect(events(inside)).toEqual(['ready', 'agent']);
+    });
+
+    it('with an id inside the span that it never sent (from before a database restore): reset "unknown"', async () => {
+      const h = use();
+      const { t, change } = await twoGroups(h);
+      const r = await open(`${await baseUrl(h)}/api/v2/stream?ssid=${t.ssid}`, { 'last-event-id': '2' });
+      await expectReset(r, 'unknown', 3);
+      await change(r, 4);
+      expect(events(r)).toEqual(['ready', 'reset', 'agent']);
+    });
   });
 
   it('sends heartbeat comments on an idle stream', async () => {
@@ -234,6 +246,62 @@ forEachDatabase('GET /api/v2/stream', (use) => {
       const msg = await r.next((m) => m.event === 'agent');
       expect(msg).toMatchObject({ id: '1', data: { agentId: a, state: 'available' } });
       r.close();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('forgets a client that leaves while it is being connected (the open-streams count stays exact)', async () => {
+    const h = use();
+    const t = await createTenant(h);
+    // The first read of the sequence waits until the client has gone.
+    let reading!: () => void;
+    const entered = new Promise<void>((r) => (reading = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const db = new Proxy(h.db, {
+      get(target, prop) {
+        if (prop === 'get') {
+          return async (sql: string, params?: unknown[]) => {
+            if (sql.startsWith('SELECT seq FROM event_seq')) {
+              reading();
+              await gate;
+            }
+            return target.get(sql, params as never);
+          };
+        }
+        const v = Reflect.get(target, prop) as unknown;
+        return typeof v === 'function' ? (v as (...args: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const counts = { opened: 0, closed: 0 };
+    const app = Fastify();
+    let aborted!: () => void;
+    const gone = new Promise<void>((r) => (aborted = r));
+    app.addHook('onRequestAbort', (_request, done) => {
+      aborted();
+      done();
+    });
+    registerStream(app, { ...h.ctx, db }, new LiveStateService(db), {
+      observer: { opened: () => counts.opened++, closed: () => counts.closed++, reset: () => undefined },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v2/stream?ssid=${t.ssid}`;
+      const leaving = http.get(url);
+      leaving.on('error', () => undefined);
+      await entered;
+      leaving.destroy();
+      await gone;
+      release();
+      // A second client, connected after the first one's handler went on: only it is open.
+      const staying = await open(url);
+      await staying.next((m) => m.event === 'ready');
+      expect(counts).toEqual({ opened: 1, closed: 0 });
+      staying.close();
+      // Waiting for the transport (the server sees the close a moment later), not for an expiry.
+      for (let i = 0; i < 100 && counts.closed === 0; i++) await new Promise((ok) => setTimeout(ok, 20));
+      expect(counts).toEqual({ opened: 1, closed: 1 });
     } finally {
       await app.close();
     }

@@ -6,10 +6,14 @@ import { takeoverDialog } from './takeover.js';
 import { renderAgents, renderQueue, tick, toast } from './view.js';
 
 /**
- * The stream's named events (docs/events.md §3). `ready` and `reset` mean
- * "re-read a snapshot"; `agent` and `call` carry an entity's whole new state,
- * and a group of them triggers one snapshot read (debounced), which also
- * brings the day counters and queue figures they changed.
+ * The stream's named events (docs/events.md §3). `ready` means "re-read a
+ * snapshot"; `reset` (the server cannot resume from the browser's
+ * Last-Event-ID: a restored database, a change log that no longer reaches
+ * back) means "everything known may be stale": the board forgets what it
+ * learnt from messages and reloads the groups and a snapshot at once.
+ * `agent` and `call` carry an entity's whole new state, and a group of them
+ * triggers one snapshot read (debounced), which also brings the day
+ * counters and queue figures they changed.
  */
 const STREAM_EVENTS = ['ready', 'agent', 'call', 'call.takeover', 'reset'] as const;
 const GROUP_KEY = 'callcenter.wallboard.group';
@@ -157,7 +161,28 @@ function startBoard(session: Session): void {
   const takeover = takeoverDialog({ api, agents: () => agents, onExpired: () => expired(), onDone: () => scheduleRefresh() });
   const openTakeover = (a: AgentView) => takeover.open(a);
 
+  /** After a `reset`: nothing learnt before it is trusted (group list, state start times); read it all again, now. */
+  const reload = async () => {
+    stateSince.clear();
+    groupNames.clear();
+    listedGroups.clear();
+    if (pending) clearTimeout(pending);
+    pending = undefined;
+    try {
+      await loadGroups();
+    } catch {
+      return expired();
+    }
+    if (stopped) return;
+    lastRead = Date.now();
+    await refresh();
+  };
+
   const onEvent = (type: string, data: unknown) => {
+    if (type === 'reset') {
+      void reload();
+      return;
+    }
     const d = (data && typeof data === 'object' ? data : {}) as Record<string, unknown>;
     if (type === 'agent' && d.agentId !== undefined) {
       const id = String(d.agentId);

@@ -2,8 +2,10 @@
  * GET /api/v2/stream as an EventSource that never gives up. The browser
  * reconnects by itself after a dropped connection; when the server refuses
  * the stream (EventSource then closes for good: 401, 503, a restart during
- * the handshake) we open a new one with a growing delay. Every (re)open is
- * reported, so the board re-reads a snapshot and misses nothing.
+ * the handshake) we open a new one with a growing delay, carrying the last
+ * event id as `?lastEventId=` (a new EventSource has none to send), so the
+ * server can still tell when it cannot resume from it (`reset`). Every
+ * (re)open is reported, so the board re-reads a snapshot and misses nothing.
  */
 export type ConnState = 'connecting' | 'live' | 'reconnecting' | 'offline';
 
@@ -24,8 +26,11 @@ export function openStream(url: string, eventTypes: readonly string[], handlers:
   let stopped = false;
   let delay = 1000;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** The stream's last `id` seen (the browser sends it as Last-Event-ID when it reconnects by itself). */
+  let lastId = '';
 
   const dispatch = (type: string) => (ev: MessageEvent) => {
+    if (ev.lastEventId) lastId = ev.lastEventId;
     let data: unknown = ev.data;
     try {
       data = JSON.parse(String(ev.data));
@@ -38,7 +43,9 @@ export function openStream(url: string, eventTypes: readonly string[], handlers:
   const connect = () => {
     if (stopped) return;
     handlers.onState(es ? 'reconnecting' : 'connecting');
-    const source = new EventSource(url);
+    const target = new URL(url, location.href);
+    if (lastId) target.searchParams.set('lastEventId', lastId);
+    const source = new EventSource(target.toString());
     es = source;
     source.onopen = () => {
       delay = 1000;

@@ -67,6 +67,11 @@ export class LiveReadRepository {
     ]);
   }
 
+  /** Whether the change log holds the group that ends at `seq` (an id the stream sent). */
+  async hasChange(seq: number): Promise<boolean> {
+    return (await this.t.get('SELECT 1 AS found FROM live_changes WHERE account_id = $1 AND seq = $2', [seq])) !== undefined;
+  }
+
   async oldestChange(): Promise<number | null> {
     const row = await this.t.get<{ seq: number | null }>('SELECT MIN(seq) AS seq FROM live_changes WHERE account_id = $1');
     return row?.seq === null || row?.seq === undefined ? null : Number(row.seq);

@@ -52,6 +52,10 @@ export class LiveStateService {
     return this.repo(accountId).changesAfter(seq, limit);
   }
 
+  hasChange(accountId: number, seq: number): Promise<boolean> {
+    return this.repo(accountId).hasChange(seq);
+  }
+
   oldestChange(accountId: number) {
     return this.repo(accountId).oldestChange();
   }

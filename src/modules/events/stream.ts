@@ -12,6 +12,36 @@ import type { LiveStateService } from './live-state.service.js';
 
 const HEARTBEAT_MS = 15_000;
 
+/** Where a client asked to resume (`Last-Event-ID` or `?lastEventId=`): nothing, a sequence number, or anything else. */
+export type ResumePoint = { kind: 'none' } | { kind: 'seq'; seq: number } | { kind: 'invalid' };
+
+/**
+ * Why a connection starts with `event: reset` instead of resuming: the client's state cannot be
+ * brought up to date from the change log, so it must reload it (docs/events.md §3).
+ */
+export type ResetReason = 'invalid' | 'future' | 'expired' | 'unknown';
+
+const RESET_MESSAGES: Record<ResetReason, string> = {
+  invalid: 'Last-Event-ID is not a sequence number',
+  future: 'Last-Event-ID is after the current sequence (the database was restored from a backup, or the id is from another server)',
+  expired: 'Last-Event-ID is older than the change log keeps',
+  unknown: 'Last-Event-ID is not an id this server sent (the database was restored from a backup, or the id is from another server)',
+};
+
+/** Told of every accepted connection, its end and every reset (the app's metrics). */
+export interface StreamObserver {
+  opened(): void;
+  closed(): void;
+  reset(reason: ResetReason): void;
+}
+
+/** The `Last-Event-ID` header, else the `lastEventId` query parameter; empty counts as absent. */
+export function resumePoint(header: unknown, query: unknown): ResumePoint {
+  const raw = header !== undefined && header !== '' ? header : query;
+  if (raw === undefined || raw === '') return { kind: 'none' };
+  return typeof raw === 'string' && /^\d+$/.test(raw) ? { kind: 'seq', seq: Number(raw) } : { kind: 'invalid' };
+}
+
 interface Subscriber {
   accountId: number;
   /** The last sequence sent (the `id` of the last group). */
@@ -41,6 +71,7 @@ export class StreamHub {
     private readonly ctx: AppContext,
     liveState: LiveStateService,
     private readonly heartbeatMs = HEARTBEAT_MS,
+    private readonly observer: StreamObserver | null = null,
   ) {
     this.live = liveState;
   }
@@ -60,8 +91,15 @@ export class StreamHub {
     this.unlisten = null;
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
-    for (const s of this.subs) s.res.end();
-    this.subs.clear();
+    for (const s of [...this.subs]) {
+      this.drop(s);
+      s.res.end();
+    }
+  }
+
+  /** Forgets a subscriber once (its connection closed, or the hub stops). */
+  private drop(s: Subscriber): void {
+    if (this.subs.delete(s)) this.observer?.closed();
   }
 
   private onNotify(payload: string): void {
@@ -95,11 +133,40 @@ export class StreamHub {
     }
   }
 
-  async subscribe(principal: Principal, reply: FastifyReply, lastEventId: number | null): Promise<void> {
+  /**
+   * Where the stream of a client that sent `resume` starts, given the account's current sequence;
+   * with a reset when the change log cannot bring that client's state up to date. A valid id is one
+   * this server sent (a group's `id`, or the `lstSync` of `ready` / queue/count) that the log still
+   * reaches back to: the log is trimmed from its old end only, so holding the group that ends at the
+   * id means holding every group after it.
+   */
+  private async resumeFrom(accountId: number, resume: ResumePoint, current: number): Promise<{ from: number; reset?: ResetReason }> {
+    if (resume.kind === 'none') return { from: current };
+    if (resume.kind === 'invalid') return { from: current, reset: 'invalid' };
+    const last = resume.seq;
+    if (last > current) return { from: current, reset: 'future' };
+    if (last === current) return { from: current };
+    if (current - last > CHANGE_LOG_SPAN) return { from: current, reset: 'expired' };
+    // 0 ends no group: it is the start (lstSync of an account without events), and within the span nothing was trimmed yet.
+    if (last > 0 && !(await this.live.hasChange(accountId, last))) return { from: current, reset: 'unknown' };
+    return { from: last };
+  }
+
+  async subscribe(principal: Principal, reply: FastifyReply, resume: ResumePoint): Promise<void> {
     await this.start();
     const accountId = principal.accountId;
-    const current = await this.live.sequence(accountId);
     const res = reply.raw;
+    const sub: Subscriber = { accountId, lastSent: 0, res, pumping: false, again: false };
+    // Listening from the start: a client that leaves while the database is read is never registered.
+    let closed = false;
+    res.on('close', () => {
+      closed = true;
+      this.drop(sub);
+    });
+    const current = await this.live.sequence(accountId);
+    const start = await this.resumeFrom(accountId, resume, current);
+    reply.hijack();
+    if (closed) return;
     const headers = {
       ...reply.getHeaders(),
       'content-type': 'text/event-stream; charset=utf-8',
@@ -107,17 +174,17 @@ export class StreamHub {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     };
-    reply.hijack();
     res.writeHead(200, headers as Record<string, string>);
-    res.write(`retry: 2000\n\nevent: ready\ndata: ${JSON.stringify({ lstSync: current })}\n\n`);
-    let from = current;
-    if (lastEventId !== null && lastEventId < current) {
-      if (current - lastEventId > CHANGE_LOG_SPAN) res.write(`event: reset\ndata: ${JSON.stringify({ lstSync: current })}\n\n`);
-      else from = lastEventId;
+    let out = `retry: 2000\n\nevent: ready\ndata: ${JSON.stringify({ lstSync: current })}\n\n`;
+    if (start.reset) {
+      // With the current id: a client that reconnects after reloading resumes from here, not from its bad id.
+      out += `id: ${current}\nevent: reset\ndata: ${JSON.stringify({ lstSync: current, reason: start.reset, message: RESET_MESSAGES[start.reset] })}\n\n`;
+      this.observer?.reset(start.reset);
     }
-    const sub: Subscriber = { accountId, lastSent: from, res, pumping: false, again: false };
+    res.write(out);
+    sub.lastSent = start.from;
     this.subs.add(sub);
-    res.on('close', () => this.subs.delete(sub));
+    this.observer?.opened();
     // Always read once after registering: a change committed after `current` was read but notified
     // before the subscriber was in `subs` would otherwise wait for the next notification.
     await this.pump(sub);
@@ -218,8 +285,13 @@ function deny(reply: FastifyReply, http: number, code: number, message: string) 
 }
 
 /** Registers GET /api/v2/stream on the app (called from app.ts). */
-export function registerStream(app: FastifyInstance, ctx: AppContext, liveState: LiveStateService, opts: { heartbeatMs?: number } = {}): StreamHub {
-  const hub = new StreamHub(ctx, liveState, opts.heartbeatMs);
+export function registerStream(
+  app: FastifyInstance,
+  ctx: AppContext,
+  liveState: LiveStateService,
+  opts: { heartbeatMs?: number; observer?: StreamObserver } = {},
+): StreamHub {
+  const hub = new StreamHub(ctx, liveState, opts.heartbeatMs, opts.observer ?? null);
   // preClose: the server waits for open connections, so the streams must end before it closes.
   app.addHook('preClose', async () => hub.stop());
   // The schema only documents: nothing is validated (the credentials are read below and refused with 401 / 403), and
@@ -237,9 +309,7 @@ export function registerStream(app: FastifyInstance, ctx: AppContext, liveState:
     if (principal.kind === 'agent' && !principal.permissions.has('agent.live') && !principal.permissions.has('queue.view')) {
       return deny(reply, 403, 1015, 'Permission denied: missing permission agent.live or queue.view');
     }
-    const raw = request.headers['last-event-id'] ?? query.lastEventId;
-    const last = typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : null;
-    await hub.subscribe(principal, reply, last);
+    await hub.subscribe(principal, reply, resumePoint(request.headers['last-event-id'], query.lastEventId));
     return reply;
   });
   return hub;
