@@ -3006,6 +3006,7 @@ export interface operations {
                     } | ({
                         /**
                          * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
                          *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
                          *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
                          *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
@@ -3016,7 +3017,7 @@ export interface operations {
                          *     - `1509`: Expiry must be an integer
                          * @enum {integer}
                          */
-                        code: 1000 | 1005 | 1014 | 1015 | 1047 | 1502 | 1505 | 1506 | 1509;
+                        code: 1000 | 1001 | 1005 | 1014 | 1015 | 1047 | 1502 | 1505 | 1506 | 1509;
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
@@ -3289,6 +3290,7 @@ export interface operations {
                     } | ({
                         /**
                          * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
                          *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
                          *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
                          *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
@@ -3302,7 +3304,7 @@ export interface operations {
                          *     - `1509`: Expiry must be an integer
                          * @enum {integer}
                          */
-                        code: 1000 | 1005 | 1014 | 1015 | 1047 | 1501 | 1502 | 1505 | 1506 | 1507 | 1508 | 1509;
+                        code: 1000 | 1001 | 1005 | 1014 | 1015 | 1047 | 1501 | 1502 | 1505 | 1506 | 1507 | 1508 | 1509;
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
