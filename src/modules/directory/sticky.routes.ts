@@ -16,7 +16,7 @@ export function stickyOperations({ sticky }: { sticky: StickyService }) {
       errorModule: 'directory',
       body: SetStickyBody,
       response: MessageResponse,
-errors: [1000, 1001, 1005, 1014, 1015, 1047, 1501, 1502, 1505, 1506, 1507, 1508, 1509],
+      errors: [1000, 1001, 1005, 1014, 1015, 1047, 1501, 1502, 1505, 1506, 1507, 1508, 1509],
       examples: {
         request: { contact: '919811100042', agentId: 12, type: 'cli', cli: '18005550100', expiry: -1 },
         response: { message: 'Sticky agent set' },
@@ -35,7 +35,7 @@ errors: [1000, 1001, 1005, 1014, 1015, 1047, 1501, 1502, 1505, 1506, 1507, 1508,
       errorModule: 'directory',
       body: GetStickyBody,
       response: GetStickyResponse,
-errors: [1000, 1001, 1005, 1014, 1015, 1047, 1502, 1505, 1506, 1509],
+      errors: [1000, 1001, 1005, 1014, 1015, 1047, 1502, 1505, 1506, 1509],
       examples: {
         request: { contact: '919811100042' },
         response: {
