@@ -4,6 +4,23 @@ import { toId } from '../../http/ids.js';
 import { CountBody, CountResponse, ListBody, ListResponse, TakeoverBody, TakeoverResponse } from './queue.schemas.js';
 import type { QueueService } from './queue.service.js';
 
+/** One waiting call, as queue/count and queue/list show it (their examples). */
+const EXAMPLE_WAITING_CALL = {
+  callId: 'c-982',
+  state: 'queued',
+  caller: '4930123456',
+  did: '18005550100',
+  groupId: 55,
+  campaignId: '',
+  direction: 'inbound',
+  agentId: null,
+  ringingAgentId: null,
+  onHold: false,
+  queuedAt: 1768035620,
+  answeredAt: null,
+  wait: 40,
+};
+
 export function queueOperations({ queue }: { queue: QueueService }) {
   return [
     defineOperation({
@@ -43,21 +60,7 @@ export function queueOperations({ queue }: { queue: QueueService }) {
                 answeredAt: 1768035612,
                 wait: 7,
               },
-              {
-                callId: 'c-982',
-                state: 'queued',
-                caller: '4930123456',
-                did: '18005550100',
-                groupId: 55,
-                campaignId: '',
-                direction: 'inbound',
-                agentId: null,
-                ringingAgentId: null,
-                onHold: false,
-                queuedAt: 1768035620,
-                answeredAt: null,
-                wait: 40,
-              },
+              EXAMPLE_WAITING_CALL,
             ],
             count: 2,
             avC: 7,
@@ -108,23 +111,7 @@ export function queueOperations({ queue }: { queue: QueueService }) {
             total: 1,
             page: 0,
             size: 20,
-            calls: [
-              {
-                callId: 'c-982',
-                state: 'queued',
-                caller: '4930123456',
-                did: '18005550100',
-                groupId: 55,
-                campaignId: '',
-                direction: 'inbound',
-                agentId: null,
-                ringingAgentId: null,
-                onHold: false,
-                queuedAt: 1768035620,
-                answeredAt: null,
-                wait: 40,
-              },
-            ],
+            calls: [EXAMPLE_WAITING_CALL],
             summary: { type: 'all', add: 2, drop: 0, con: 1, pen: 1, process: 0, ass: 1, count: 2, avC: 7, avR: 6, stA: 1, st1: 40 },
             agent: [
               { agentId: 12, state: 'oncall', loginType: 'Web', callId: 'c-981', ringingCallId: '', add: 1, drop: 0, con: 1 },
