@@ -10,12 +10,56 @@ import { agentMessage, callMessage } from './live.types.js';
 import { LiveStateRepository } from './live-state.repository.js';
 import { LateCorrections } from './late-events.js';
 import { LiveMachine, type EndedCall, type Takeover } from './machine.js';
+import { AgentHistory, PAST_AFTER_SECS } from './agent-history.js';
+import type { AgentLive, CallLive } from './live.types.js';
 import { takeover } from './takeover.js';
 
 /** PostgreSQL NOTIFY channel of the stream: payload `<accountId>:<seq>`. */
 export const CHANGES_CHANNEL = 'live_changes';
 /** The change log keeps the groups of this many most recent sequence numbers per account. */
 export const CHANGE_LOG_SPAN = 100_000;
+
+/** The times a batch's events name agents and calls at: which agents' history to load. */
+interface BatchTimes {
+  agents: Map<number, number>;
+  calls: Map<string, number>;
+  max: number;
+}
+
+function batchTimes(events: TelephonyEvent[]): BatchTimes {
+  const out: BatchTimes = { agents: new Map(), calls: new Map(), max: 0 };
+  for (const e of events) {
+    if (e.agentId !== undefined) out.agents.set(e.agentId, Math.min(e.ts, out.agents.get(e.agentId) ?? e.ts));
+    if (e.callId !== undefined) out.calls.set(e.callId, Math.min(e.ts, out.calls.get(e.callId) ?? e.ts));
+    out.max = Math.max(out.max, e.ts);
+  }
+  return out;
+}
+
+/**
+ * The agents whose history the batch may need, from when: those named
+ * earlier than their live state by more than a reordering, and those of a
+ * live call their live row is not on (a call in the agent's past).
+ */
+function historyWanted(times: BatchTimes, agents: Map<number, AgentLive | null>, calls: Map<string, CallLive>): Map<number, { from: number; to: number }> {
+  const want = new Map<number, { from: number; to: number }>();
+  const add = (agentId: number, from: number) => {
+    const w = want.get(agentId);
+    want.set(agentId, { from: Math.min(from, w?.from ?? from), to: times.max });
+  };
+  for (const [agentId, from] of times.agents) {
+    const a = agents.get(agentId);
+    if (a && from < a.lastTs - PAST_AFTER_SECS) add(agentId, from);
+  }
+  for (const [callId, from] of times.calls) {
+    const c = calls.get(callId);
+    for (const agentId of [c?.agentId, c?.ringAgent]) {
+      const a = agentId !== null && agentId !== undefined ? agents.get(agentId) : undefined;
+      if (a && a.ringCall !== callId && a.callId !== callId) add(a.agentId, from);
+    }
+  }
+  return want;
+}
 
 export interface IngestResult {
   accepted: number;
@@ -81,7 +125,7 @@ export class EventsService {
     const agentIds = new Set(valid.map((e) => e.agentId).filter((a): a is number => a !== undefined));
 
     const missed = [...new Set(valid.filter((e) => e.type === 'call.missed').map((e) => e.callId!))];
-    await this.inBatch(accountId, callIds, agentIds, groupIds, missed, async (machine, repo, nextSeq) => {
+    await this.inBatch(accountId, callIds, agentIds, groupIds, missed, batchTimes(valid), async (machine, repo, nextSeq) => {
       const known = await repo.knownEventIds([...new Set(valid.map((e) => e.eventId))]);
       const remembered: Array<{ event_id: string; seq: number }> = [];
       let seq = nextSeq;
@@ -112,7 +156,7 @@ export class EventsService {
   /** Moves a live call to agent `to` (queue/callTakeover); throws the rejection as an API error. */
   async takeover(accountId: number, callId: string, to: number): Promise<Takeover> {
     let out: Takeover | undefined;
-    await this.inBatch(accountId, [callId], new Set([to]), [], [], async (machine, _repo, nextSeq) => {
+    await this.inBatch(accountId, [callId], new Set([to]), [], [], null, async (machine, _repo, nextSeq) => {
       const r = takeover(machine, callId, to, this.ctx.clock.now() / 1000, nextSeq);
       if (Array.isArray(r)) throw new AppError(r[0], r[1]);
       out = r;
@@ -133,6 +177,8 @@ export class EventsService {
     groupIds: number[],
     /** Calls named by call.missed events: finished ones are loaded for late corrections. */
     missed: string[],
+    /** The batch's event times (null: a live command, no history needed). */
+    times: BatchTimes | null,
     fn: (machine: LiveMachine, repo: LiveStateRepository, nextSeq: number) => Promise<number>,
   ): Promise<void> {
     const { timezone } = await this.accounts.settings(accountId);
@@ -152,7 +198,8 @@ export class EventsService {
         accountId,
         missed.filter((id) => ended.has(id)),
       );
-      const machine = new LiveMachine(timezone, agents, calls, ended, groups, new LateCorrections(stored));
+      const history = new AgentHistory(times ? await repo.agentHistory(historyWanted(times, agents, calls)) : new Map());
+      const machine = new LiveMachine(timezone, agents, calls, ended, groups, new LateCorrections(stored), history);
       const last = await fn(machine, repo, base + 1);
       if (last <= base) return;
       await this.persist(tx, accountId, repo, machine, base + 1, last);
@@ -166,6 +213,7 @@ export class EventsService {
 
   private async persist(tx: Queryable, accountId: number, repo: LiveStateRepository, m: LiveMachine, first: number, last: number): Promise<void> {
     await repo.saveAgents([...m.dirtyAgents.values()]);
+    await repo.saveAgentHistory([...m.history.written.values()]);
     await repo.saveCalls([...m.dirtyCalls.values()]);
     await repo.deleteCalls(m.ended.map((e) => e.call.callId));
     await this.history.record(

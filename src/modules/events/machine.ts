@@ -2,6 +2,7 @@ import type { CallOutcome } from '../calls/call-record.js';
 import type { Rejection, TelephonyEvent } from './event-types.js';
 import { localDay } from '../../time/zone.js';
 import { applyAgentEvent } from './agent-events.js';
+import { PAST_AFTER_SECS, type AgentHistory } from './agent-history.js';
 import type { LateCorrections } from './late-events.js';
 import { isAvailable, newAgent, type AgentLive, type CallLive, type EndedCall } from './live.types.js';
 
@@ -38,7 +39,52 @@ export class LiveMachine {
     private readonly groups: Set<number>,
     /** Corrections of finished calls by late events (call.missed after call.ended). */
     readonly late: LateCorrections,
+    /** Agents' past states, loaded for the agents this batch has past events for. */
+    readonly history: AgentHistory,
   ) {}
+
+  /**
+   * A past event: older than the agent's live state by more than a reordering
+   * (agent-history.ts). It is judged against the agent's state at its own time
+   * and changes only the history, never the live row.
+   */
+  isPast(a: AgentLive, ts: number): boolean {
+    return ts < a.lastTs - PAST_AFTER_SECS && this.history.loaded(a.agentId);
+  }
+
+  /** The agent as a past event at `ts` sees it: its state then (a detached copy). */
+  pastState(a: AgentLive, ts: number): AgentLive {
+    return this.history.stateAt(a.agentId, ts);
+  }
+
+  /**
+   * Applies `change` to a past state at `t`: recorded in the history; of the
+   * live row only the "today" counters move, when `t` is in its day.
+   */
+  mutatePast(live: AgentLive, past: AgentLive, t: number, seq: number, change: (a: AgentLive) => void): void {
+    const calls = past.calls;
+    const talk = past.talkSecs;
+    change(past);
+    past.lastTs = Math.max(past.lastTs, t);
+    this.history.record(past, t, seq);
+    if ((past.calls !== calls || past.talkSecs !== talk) && localDay(t, this.tz).key === live.dayKey) {
+      live.calls += past.calls - calls;
+      live.talkSecs += past.talkSecs - talk;
+      live.seq = seq;
+      this.dirtyAgents.set(live.agentId, live);
+    }
+  }
+
+  /** Whether the live row of the agent is ringing or on this call (else the call is the agent's past). */
+  private bound(a: AgentLive, callId: string): boolean {
+    return a.ringCall === callId || a.callId === callId;
+  }
+
+  /** The state a call event sees of its agent: the live row, or the state at `t` when the call is in the agent's past. */
+  private callSide(a: AgentLive, callId: string, t: number): AgentLive | null {
+    if (this.bound(a, callId) || !this.history.loaded(a.agentId)) return null;
+    return this.pastState(a, t);
+  }
 
   agent(id: number): AgentLive | undefined {
     if (!this.agents.has(id)) return undefined;
@@ -71,6 +117,7 @@ export class LiveMachine {
     a.lastTs = Math.max(a.lastTs, t);
     a.seq = seq;
     this.dirtyAgents.set(a.agentId, a);
+    this.history.record(a, t, seq);
   }
 
   touchCall(c: CallLive, t: number, seq: number): void {
@@ -138,20 +185,22 @@ export class LiveMachine {
           return [1524, `Invalid action: call ${callId} is not ringing agent ${ev.agentId ?? ''}`.trim()];
         }
         const a = this.agent(c.ringAgent!);
-        const t = Math.max(ev.ts, c.lastTs, a?.lastTs ?? 0);
+        const t = Math.max(ev.ts, c.lastTs, a && this.bound(a, callId) ? a.lastTs : 0);
         this.closeRing(c, t, seq, false);
         c.state = 'queued';
         this.touchCall(c, t, seq);
         return null;
       }
       case 'call.answered': {
-        const a = this.agent(ev.agentId!);
-        if (!a) return [1509, `Invalid agent id: agent ${ev.agentId}`];
+        const live = this.agent(ev.agentId!);
+        if (!live) return [1509, `Invalid agent id: agent ${ev.agentId}`];
+        const past = this.callSide(live, callId, Math.max(ev.ts, c.lastTs));
+        const a = past ?? live;
         if (!a.loggedIn) return [1043, `Agent is not logged in: agent ${a.agentId}`];
         if (c.state !== 'ringing' || c.ringAgent !== a.agentId) return [1524, `Invalid action: call ${callId} is not ringing agent ${a.agentId}`];
         const t = Math.max(ev.ts, c.lastTs, a.lastTs);
         this.closeRing(c, t, seq, true);
-        this.connect(c, a, t, seq);
+        this.connect(c, live, t, seq, past !== null);
         return null;
       }
       case 'call.hold':
@@ -177,8 +226,10 @@ export class LiveMachine {
   }
 
   private ringing(c: CallLive, ev: TelephonyEvent, seq: number): Rejection | null {
-    const a = this.agent(ev.agentId!);
-    if (!a) return [1509, `Invalid agent id: agent ${ev.agentId}`];
+    const live = this.agent(ev.agentId!);
+    if (!live) return [1509, `Invalid agent id: agent ${ev.agentId}`];
+    const past = this.isPast(live, ev.ts) ? this.pastState(live, ev.ts) : null;
+    const a = past ?? live;
     if (!a.loggedIn) return [1043, `Agent is not logged in: agent ${a.agentId}`];
     if (c.state !== 'queued') return [1524, `Invalid action: call ${c.callId} is already ${c.state}`];
     if (a.breakReason !== null) return [1524, `Invalid action: agent ${a.agentId} is on break`];
@@ -190,10 +241,12 @@ export class LiveMachine {
     c.ringAt = t;
     c.hits.push([a.agentId, t, null, 0]);
     this.touchCall(c, t, seq);
-    this.mutateAgent(a, t, seq, (x) => {
+    const ring = (x: AgentLive) => {
       x.ringCall = c.callId;
       x.ringAt = t;
-    });
+    };
+    if (past) this.mutatePast(live, past, t, seq, ring);
+    else this.mutateAgent(live, t, seq, ring);
     return null;
   }
 
@@ -206,27 +259,33 @@ export class LiveMachine {
       hit[3] = answered ? 1 : 0;
     }
     const a = this.agent(c.ringAgent);
-    if (a && a.ringCall === c.callId) {
-      this.mutateAgent(a, t, seq, (x) => {
-        x.ringCall = null;
-        x.ringAt = null;
-      });
+    const stop = (x: AgentLive) => {
+      x.ringCall = null;
+      x.ringAt = null;
+    };
+    if (a && a.ringCall === c.callId) this.mutateAgent(a, t, seq, stop);
+    else if (a) {
+      const past = this.callSide(a, c.callId, t);
+      if (past?.ringCall === c.callId) this.mutatePast(a, past, t, seq, stop);
     }
     c.ringAgent = null;
     c.ringAt = null;
   }
 
-  connect(c: CallLive, a: AgentLive, t: number, seq: number): void {
+  /** Connects the call to agent `a` (its live row); `past`: in the agent's past, recorded in its history only. */
+  connect(c: CallLive, a: AgentLive, t: number, seq: number, past = false): void {
     c.state = 'connected';
     c.agentId = a.agentId;
     c.answeredAt ??= t;
     c.agentSince = t;
     this.touchCall(c, t, seq);
-    this.mutateAgent(a, t, seq, (x) => {
+    const join = (x: AgentLive) => {
       x.callId = c.callId;
       x.callAt = t;
       x.calls += 1;
-    });
+    };
+    if (past) this.mutatePast(a, this.pastState(a, t), t, seq, join);
+    else this.mutateAgent(a, t, seq, join);
   }
 
   /** The connected agent leaves the call: its talk time counts to the day it ends. */
@@ -234,20 +293,24 @@ export class LiveMachine {
     if (c.agentId === null) return null;
     const prev = c.agentId;
     const a = this.agent(prev);
-    if (a && a.callId === c.callId) {
-      this.mutateAgent(a, t, seq, (x) => {
-        x.talkSecs += Math.max(0, t - (x.callAt ?? t));
-        x.callId = null;
-        x.callAt = null;
-        if (wrapup && x.loggedIn) x.wrapupAt = t;
-      });
+    const leave = (x: AgentLive) => {
+      x.talkSecs += Math.max(0, t - (x.callAt ?? t));
+      x.callId = null;
+      x.callAt = null;
+      if (wrapup && x.loggedIn) x.wrapupAt = t;
+    };
+    if (a && a.callId === c.callId) this.mutateAgent(a, t, seq, leave);
+    else if (a) {
+      const past = this.callSide(a, c.callId, t);
+      if (past?.callId === c.callId) this.mutatePast(a, past, t, seq, leave);
     }
     return prev;
   }
 
   private end(c: CallLive, ev: TelephonyEvent, seq: number): Rejection | null {
     if (ev.reason === 'completed' && c.answeredAt === null) return [1524, `Invalid action: call ${c.callId} was never answered, it cannot complete`];
-    const t = Math.max(ev.ts, c.lastTs, c.agentId !== null ? (this.agent(c.agentId)?.lastTs ?? 0) : 0);
+    const agent = c.agentId !== null ? this.agent(c.agentId) : undefined;
+    const t = Math.max(ev.ts, c.lastTs, agent && this.bound(agent, c.callId) ? agent.lastTs : 0);
     this.closeRing(c, t, seq, false);
     if (c.onHold) {
       c.holdSecs += t - (c.holdAt ?? t);
