@@ -19,7 +19,7 @@ export interface IngestEvent {
   caller?: string;
   direction?: 'inbound' | 'outbound';
   reason?: string;
-  loginType?: string;
+  loginType?: 'Web' | 'Mobile' | 'SIP';
 }
 
 /** Switch names → our ids; answers undefined for a name it does not know (and logs it once). */
@@ -102,7 +102,7 @@ export class FreeswitchMapper {
           type,
           ts,
           agentId,
-          ...(type === 'agent.login' ? { loginType: 'SIP' } : {}),
+          ...(type === 'agent.login' ? { loginType: 'SIP' as const } : {}),
           // mod_callcenter has one break status and no reason: the reason is `break` (PRODUCT.md §10).
           ...(type === 'agent.break.start' ? { reason: 'break' } : {}),
         }));
