@@ -3,8 +3,8 @@ import type { EslEvent } from './esl-framing.js';
 import { beforeAt, FreeswitchMapper, statusEvents, type NameResolver } from './mapping.js';
 
 const names: NameResolver = {
-  groupId: (q) => ({ support: 7 })[q],
-  agentId: (ext) => ({ '5001': 11, '5002': 12 })[ext],
+  groupId: (q) => ({ 'support@default': 7 })[q],
+  agentId: (a) => Promise.resolve({ '5001@default': 11, '5002@default': 12 }[a]),
 };
 const T = 1_795_000_000_000_000;
 
@@ -25,9 +25,9 @@ function cc(offsetMs: number, action: string, fields: Record<string, string>): E
 const member = { 'CC-Queue': 'support@default', 'CC-Member-UUID': 'm-1', 'CC-Member-Session-UUID': 's-1' };
 
 describe('mod_callcenter → telephony events', () => {
-  it('maps an answered call after a failed offer, with ids from the switch ids and times', () => {
+  it('maps an answered call after a failed offer, with ids from the switch ids and times', async () => {
     const m = new FreeswitchMapper(names);
-    const out = [
+    const input = [
       cc(0, 'member-queue-start', { ...member, 'CC-Member-CID-Number': '4930123', 'Caller-Destination-Number': '18005550100' }),
       cc(1000, 'agent-offering', { ...member, 'CC-Agent': '5001@default' }),
       cc(11_000, 'bridge-agent-fail', { ...member, 'CC-Agent': '5001@default', 'CC-Hangup-Cause': 'NO_ANSWER' }),
@@ -42,7 +42,9 @@ describe('mod_callcenter → telephony events', () => {
         body: '',
       },
       cc(75_500, 'member-queue-end', { ...member, 'CC-Cause': 'Terminated' }),
-    ].flatMap((e) => m.map(e));
+    ];
+    const out = [];
+    for (const e of input) out.push(...(await m.map(e)));
     expect(out).toEqual([
       {
         eventId: `fs:s-1:member-queue-start:${T}`,
@@ -63,20 +65,20 @@ describe('mod_callcenter → telephony events', () => {
     ]);
   });
 
-  it('maps Cancel to abandoned whatever the cancel reason, and skips unknown queues and agents', () => {
+  it('maps Cancel to abandoned whatever the cancel reason, and skips unknown queues and agents', async () => {
     const m = new FreeswitchMapper(names);
-    m.map(cc(0, 'member-queue-start', member));
-    expect(m.map(cc(30_000, 'member-queue-end', { ...member, 'CC-Cause': 'Cancel', 'CC-Cancel-Reason': 'TIMEOUT' }))).toEqual([
+    await m.map(cc(0, 'member-queue-start', member));
+    expect(await m.map(cc(30_000, 'member-queue-end', { ...member, 'CC-Cause': 'Cancel', 'CC-Cancel-Reason': 'TIMEOUT' }))).toEqual([
       { eventId: `fs:s-1:member-queue-end:Cancel:TIMEOUT:${T + 30_000_000}`, type: 'call.ended', ts: 1_795_000_030, callId: 's-1', reason: 'abandoned' },
     ]);
-    expect(m.map(cc(0, 'member-queue-start', { ...member, 'CC-Queue': 'sales@default' }))).toEqual([]);
-    expect(m.map(cc(0, 'agent-offering', { ...member, 'CC-Agent': '5999@default' }))).toEqual([]);
+    expect(await m.map(cc(0, 'member-queue-start', { ...member, 'CC-Queue': 'sales@default' }))).toEqual([]);
+    expect(await m.map(cc(0, 'agent-offering', { ...member, 'CC-Agent': '5999@default' }))).toEqual([]);
   });
 
-  it('a hold of a channel that is no queue call is ignored', () => {
+  it('a hold of a channel that is no queue call is ignored', async () => {
     const m = new FreeswitchMapper(names);
     expect(
-      m.map({
+      await m.map({
         headers: new Map([
           ['Event-Name', 'CHANNEL_HOLD'],
           ['Unique-ID', 'x'],
@@ -86,16 +88,16 @@ describe('mod_callcenter → telephony events', () => {
     ).toEqual([]);
   });
 
-  it('agent statuses: login, break with reason `break`, back, logout', () => {
+  it('agent statuses: login, break with reason `break`, back, logout', async () => {
     const m = new FreeswitchMapper(names);
     const status = (ms: number, s: string) => m.map(cc(ms, 'agent-status-change', { 'CC-Agent': '5001@default', 'CC-Agent-Status': s }));
-    expect(status(0, 'Available').map((e) => [e.type, e.loginType])).toEqual([['agent.login', 'SIP']]);
-    expect(status(1000, 'On Break')).toEqual([
+    expect((await status(0, 'Available')).map((e) => [e.type, e.loginType])).toEqual([['agent.login', 'SIP']]);
+    expect(await status(1000, 'On Break')).toEqual([
       { eventId: `fs:5001@default:agent.break.start:${T + 1_000_000}`, type: 'agent.break.start', ts: 1_795_000_001, agentId: 11, reason: 'break' },
     ]);
-    expect(status(2000, 'Available').map((e) => e.type)).toEqual(['agent.break.end']);
-    expect(status(3000, 'Logged Out').map((e) => e.type)).toEqual(['agent.logout']);
-    expect(status(4000, 'On Break').map((e) => e.type)).toEqual(['agent.login', 'agent.break.start']);
+    expect((await status(2000, 'Available')).map((e) => e.type)).toEqual(['agent.break.end']);
+    expect((await status(3000, 'Logged Out')).map((e) => e.type)).toEqual(['agent.logout']);
+    expect((await status(4000, 'On Break')).map((e) => e.type)).toEqual(['agent.login', 'agent.break.start']);
   });
 
   it('status transitions and names', () => {

@@ -24,8 +24,10 @@ export interface IngestEvent {
 
 /** Switch names → our ids; answers undefined for a name it does not know (and logs it once). */
 export interface NameResolver {
-  groupId(queue: string): number | undefined;
-  agentId(extension: string): number | undefined;
+  /** `support@default` → group id */
+  groupId(queue: string): Promise<number | undefined> | number | undefined;
+  /** `5001@default` → agent id */
+  agentId(agent: string): Promise<number | undefined> | number | undefined;
 }
 
 /** `support@default` → `support`; `5001@default` → `5001`. */
@@ -77,7 +79,7 @@ export class FreeswitchMapper {
     for (const [channel, id] of this.channels) if (id === callId) this.channels.delete(channel);
   }
 
-  map(ev: EslEvent): IngestEvent[] {
+  async map(ev: EslEvent): Promise<IngestEvent[]> {
     const name = ev.headers.get('Event-Name');
     if (name === 'CHANNEL_HOLD' || name === 'CHANNEL_UNHOLD') return this.hold(ev, name === 'CHANNEL_HOLD');
     if (name !== 'CUSTOM' || ev.headers.get('Event-Subclass') !== 'callcenter::info') return [];
@@ -93,7 +95,7 @@ export class FreeswitchMapper {
         const agent = h('CC-Agent');
         const to = statusOf(h('CC-Agent-Status'));
         if (!agent || !to) return [];
-        const agentId = this.names.agentId(beforeAt(agent));
+        const agentId = await this.names.agentId(agent);
         const from = this.agentStatus.get(agent) ?? (to === 'out' ? 'available' : 'out');
         this.agentStatus.set(agent, to);
         if (agentId === undefined) return [];
@@ -109,7 +111,7 @@ export class FreeswitchMapper {
       }
       case 'member-queue-start': {
         if (!callId) return [];
-        const groupId = this.names.groupId(beforeAt(h('CC-Queue')));
+        const groupId = await this.names.groupId(h('CC-Queue'));
         if (groupId === undefined) return [];
         this.channels.set(callId, callId);
         const did = h('Caller-Destination-Number');
@@ -134,7 +136,7 @@ export class FreeswitchMapper {
         // Not checked against what this process saw: after a restart the service knows the call (1012 if not).
         this.channels.set(callId, callId);
         const agent = h('CC-Agent');
-        const agentId = this.names.agentId(beforeAt(agent));
+        const agentId = await this.names.agentId(agent);
         if (agentId === undefined) return [];
         const type = action === 'agent-offering' ? 'call.ringing' : action === 'bridge-agent-fail' ? 'call.missed' : 'call.answered';
         if (type === 'call.answered') {
