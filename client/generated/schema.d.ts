@@ -893,6 +893,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/switch/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a switch connector maps with: the account's groups, agents with their SIP destinations, and DIDs
+         * @description A switch queue is the group whose name equals the queue name; a queue member (`PJSIP/5001`, `Local/5001@ctx/n`, `5001@default`) is the agent whose `dest_value` names that extension (`sip:5001@host`). Connectors read it at start, every 60 s and when a name is unknown. See docs/asterisk.md.
+         *
+         *     Callers: client, switch. Error codes: 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["switch_config"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/switch/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The live calls and agent sessions the service holds, which a connector reconciles with the switch after a (re)connect
+         * @description After every (re)connect a connector compares this with what the switch reports (Asterisk `QueueStatus`): calls the switch no longer has are ended, members it does not report are logged out. See docs/asterisk.md.
+         *
+         *     Callers: client, switch. Error codes: 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["switch_state"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4586,6 +4630,150 @@ export interface operations {
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    switch_config: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description Every agent (deleted ones excluded) with its destination */
+                            agents: {
+                                agentId: number;
+                                /** @description SIP or MOBILE (as the agent record holds it) */
+                                dest_type: string;
+                                /** @description The SIP destination, e.g. `sip:5001@pbx.example.com`: a queue member with extension 5001 is this agent */
+                                dest_value: string;
+                                name: string;
+                                phone: string;
+                            }[];
+                            /** @description The account's DIDs (digits) */
+                            dids: string[];
+                            /** @description Every group: a switch queue of the same name is that group */
+                            groups: {
+                                groupId: number;
+                                name: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    switch_state: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description Every agent with live state */
+                            agents: {
+                                agentId: number;
+                                breakReason: string | null;
+                                loggedIn: boolean;
+                            }[];
+                            /** @description Every live call (not ended) */
+                            calls: {
+                                /** @description The connected agent */
+                                agentId: number | null;
+                                callId: string;
+                                groupId: number | null;
+                                ringingAgentId: number | null;
+                                state: "queued" | "ringing" | "connected";
+                            }[];
+                            /** @description The sequence number of the state read (as the stream numbers it) */
+                            lstSync: number;
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
         };

@@ -11,6 +11,7 @@ import { liveOperations } from './live/live.routes.js';
 import { queueOperations } from './queue/queue.routes.js';
 import { roleOperations } from './role/role.routes.js';
 import { routingOperations } from './routing/routing.routes.js';
+import { switchOperations } from './switch/switch.routes.js';
 import type { Services } from './services.js';
 
 /**
@@ -37,6 +38,11 @@ export const MODULE_TAGS: ReadonlyArray<{ name: string; description: string }> =
   },
   { name: 'queue', description: 'Live queue statistics and live calls over a trailing window; supervisor call takeover.' },
   { name: 'route', description: 'What the switch asks before routing an inbound call: blocked, DNC status, sticky agent.' },
+  {
+    name: 'switch',
+    description:
+      'What switch connectors read: the names they map queues and members with (`switch/config`) and the live state they reconcile with (`switch/state`). See docs/asterisk.md.',
+  },
   { name: 'analysis', description: 'Hit and call counters over the call history, per agent, group, DID or campaign (docs/metrics.md).' },
 ];
 
@@ -55,5 +61,6 @@ export function allOperations(s: Services): Operation[] {
     ...liveOperations(s),
     ...queueOperations(s),
     ...routingOperations(s),
+    ...switchOperations(s),
   ];
 }

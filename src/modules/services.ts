@@ -19,6 +19,7 @@ import { LiveService } from './live/live.service.js';
 import { QueueService } from './queue/queue.service.js';
 import { RoleService } from './role/role.service.js';
 import { RoutingService } from './routing/routing.service.js';
+import { SwitchService } from './switch/switch.service.js';
 
 /**
  * The composition root: every service of the process, built once, in
@@ -50,6 +51,7 @@ export function buildServices(ctx: AppContext) {
   const live = new LiveService(ctx, { accounts, groups, liveState });
   const queue = new QueueService(ctx, { liveState, history, events, live });
   const routing = new RoutingService(directory, liveState, dids, groups);
+  const switches = new SwitchService({ agents, groups, dids, liveState });
   return {
     auth,
     accounts,
@@ -71,6 +73,7 @@ export function buildServices(ctx: AppContext) {
     live,
     queue,
     routing,
+    switches,
   };
 }
 

@@ -60,6 +60,12 @@ export class AgentService {
     return this.repo(accountId).inGroup(agentId, groupId);
   }
 
+  /** Every non-deleted agent's SIP destination and phone (switch/config: what a switch connector maps queue members with). */
+  async destinations(accountId: number) {
+    const rows = await this.repo(accountId).list({});
+    return rows.map((r) => ({ agentId: Number(r.id), name: r.name, dest_type: r.dest_type, dest_value: r.dest_value, phone: r.phone }));
+  }
+
   /** A non-deleted agent the principal may see (can_see 0: itself and the agents below it). */
   async visible(principal: Principal, agentId: number): Promise<AgentRow | undefined> {
     const rows = await this.repo(principal.accountId).list({ agentId, subtreeOf: visibleSubtreeOf(principal) });
