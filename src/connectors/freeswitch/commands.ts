@@ -1,0 +1,31 @@
+/**
+ * Stream commands → FreeSWITCH API commands (PRODUCT.md §10). Every value
+ * placed in a command is checked first: a space, a brace or a comma inside
+ * one would change what the switch executes.
+ */
+
+const SAFE = /^[A-Za-z0-9_.+@*#-]{1,64}$/;
+
+export class UnsafeValueError extends Error {}
+
+function safe(what: string, value: string): string {
+  if (!SAFE.test(value)) throw new UnsafeValueError(`${what} ${JSON.stringify(value)} cannot be put in a switch command`);
+  return value;
+}
+
+/** Takeover: move the caller's channel to the taking agent's extension. */
+export function takeoverCommand(memberSessionUuid: string, extension: string, context: string): string {
+  return `uuid_transfer ${safe('channel uuid', memberSessionUuid)} ${safe('extension', extension)} XML ${safe('context', context)}`;
+}
+
+/** Click-to-call: ring the agent first; when they answer, the dialplan dials the customer. */
+export function originateCommand(o: { callId: string; extension: string; customer: string; did?: string | null; context: string }): string {
+  const vars = [`cc_call_id=${safe('callId', o.callId)}`];
+  if (o.did) vars.push(`origination_caller_id_number=${safe('did', o.did)}`);
+  return `originate {${vars.join(',')}}user/${safe('extension', o.extension)} ${safe('customer', o.customer)} XML ${safe('context', o.context)}`;
+}
+
+/** An API answer is `+OK …` or `-ERR …`; anything else is treated as a failure. */
+export function apiSucceeded(answer: string): boolean {
+  return answer.trimStart().startsWith('+OK');
+}

@@ -1,0 +1,165 @@
+import { createServer, type Server, type Socket } from 'node:net';
+
+/**
+ * A scripted FreeSWITCH event socket, byte for byte as mod_event_socket
+ * writes it: `auth/request` on connect, `command/reply` to auth and event
+ * subscriptions, `api/response` with a Content-Length body to `api`, and
+ * events as `text/event-plain` whose body is the event serialised by
+ * switch_event_serialize (URL-encoded values, a blank line at the end).
+ */
+
+/** FreeSWITCH's switch_url_encode leaves alphanumerics and `-_.!~*'()` alone. */
+export function fsUrlEncode(value: string): string {
+  return encodeURIComponent(value);
+}
+
+/** An event's text as switch_event_serialize writes it. */
+export function serializeEvent(headers: [string, string][], body = ''): string {
+  let text = headers.map(([k, v]) => `${k}: ${fsUrlEncode(v)}\n`).join('');
+  if (body) text += `Content-Length: ${Buffer.byteLength(body)}\n\n${body}`;
+  else text += '\n';
+  return text;
+}
+
+/** The bytes mod_event_socket sends for one event. */
+export function eventFrame(headers: [string, string][], body = ''): string {
+  const text = serializeEvent(headers, body);
+  return `Content-Length: ${Buffer.byteLength(text)}\nContent-Type: text/event-plain\n\n${text}`;
+}
+
+export function apiFrame(body: string): string {
+  return `Content-Type: api/response\nContent-Length: ${Buffer.byteLength(body)}\n\n${body}`;
+}
+
+export function replyFrame(text: string): string {
+  return `Content-Type: command/reply\nReply-Text: ${text}\n\n`;
+}
+
+export const DISCONNECT_NOTICE_BODY = 'Disconnected, goodbye.\nSee you at ClueCon! http://www.cluecon.com/\n';
+export const disconnectFrame = (): string =>
+  `Content-Type: text/disconnect-notice\nContent-Length: ${Buffer.byteLength(DISCONNECT_NOTICE_BODY)}\n\n${DISCONNECT_NOTICE_BODY}`;
+
+/** The headers every FreeSWITCH event starts with. */
+export function baseHeaders(eventName: string, tsMicros: number): [string, string][] {
+  const d = new Date(Math.floor(tsMicros / 1000));
+  return [
+    ['Event-Name', eventName],
+    ['Core-UUID', '6f1b8e52-3b0e-4a6f-9a43-5c2a1d7e9b10'],
+    ['FreeSWITCH-Hostname', 'fs1.example.net'],
+    ['FreeSWITCH-Switchname', 'fs1.example.net'],
+    ['FreeSWITCH-IPv4', '10.0.0.5'],
+    ['Event-Date-Local', d.toISOString().replace('T', ' ').slice(0, 19)],
+    ['Event-Date-GMT', d.toUTCString()],
+    ['Event-Date-Timestamp', String(tsMicros)],
+    ['Event-Calling-File', 'mod_callcenter.c'],
+    ['Event-Calling-Function', 'cc_send_event'],
+    ['Event-Calling-Line-Number', '1180'],
+    ['Event-Sequence', String(Math.floor(tsMicros % 100000))],
+  ];
+}
+
+/** A mod_callcenter `CUSTOM callcenter::info` event. */
+export function ccEvent(tsMicros: number, action: string, fields: Record<string, string>): string {
+  const headers = baseHeaders('CUSTOM', tsMicros);
+  headers.push(['Event-Subclass', 'callcenter::info']);
+  headers.push(['CC-Action', action]);
+  for (const [k, v] of Object.entries(fields)) headers.push([k, v]);
+  return eventFrame(headers);
+}
+
+/** A CHANNEL_HOLD / CHANNEL_UNHOLD event of channel `uuid`, with channel variables. */
+export function channelEvent(tsMicros: number, name: string, uuid: string, vars: Record<string, string> = {}): string {
+  const headers = baseHeaders(name, tsMicros);
+  headers.push(['Channel-State', 'CS_EXECUTE'], ['Unique-ID', uuid], ['Call-Direction', 'inbound']);
+  for (const [k, v] of Object.entries(vars)) headers.push([`variable_${k}`, v]);
+  return eventFrame(headers);
+}
+
+export interface FakeEslServer {
+  port: number;
+  /** Every command the client sent (`auth …` with the password, `api …`, `event plain …`). */
+  commands: string[];
+  /** Answers for `api <command>` (looked up on each call, so a test may change them). */
+  api: Map<string, string>;
+  connections: number;
+  /** Writes raw bytes to the connected client (in pieces when `split` is given). */
+  send(bytes: string): Promise<void>;
+  /** Sends the disconnect notice and closes the client's socket. */
+  disconnect(): void;
+  /** Resolves once the client is authenticated and subscribed (the `n`th time). */
+  subscribed(n?: number): Promise<void>;
+  /** Resolves once `n` commands matching `prefix` were received. */
+  received(prefix: string, n?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startFakeEsl(password = 'ClueCon'): Promise<FakeEslServer> {
+  let client: Socket | null = null;
+  const waiters: (() => void)[] = [];
+  const poke = () => waiters.splice(0).forEach((w) => w());
+  const until = async (ok: () => boolean): Promise<void> => {
+    const deadline = Date.now() + 10_000;
+    while (!ok()) {
+      if (Date.now() > deadline) throw new Error('fake ESL: timed out waiting');
+      await new Promise<void>((r) => {
+        waiters.push(r);
+        setTimeout(r, 50);
+      });
+    }
+  };
+  let subscriptions = 0;
+  const fake: FakeEslServer = {
+    port: 0,
+    commands: [],
+    api: new Map(),
+    connections: 0,
+    async send(bytes) {
+      client?.write(bytes);
+      await new Promise((r) => setImmediate(r));
+    },
+    disconnect() {
+      const c = client;
+      client = null;
+      c?.end(disconnectFrame());
+    },
+    subscribed: (n = 1) => until(() => subscriptions >= n),
+    received: (prefix, n = 1) => until(() => fake.commands.filter((c) => c.startsWith(prefix)).length >= n),
+    close: () =>
+      new Promise<void>((resolve) => {
+        client?.destroy();
+        server.close(() => resolve());
+      }),
+  };
+  const server: Server = createServer((socket) => {
+    client = socket;
+    fake.connections++;
+    let buffer = '';
+    socket.write('Content-Type: auth/request\n\n');
+    socket.on('error', () => undefined);
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const command = buffer.slice(0, end).trim();
+        buffer = buffer.slice(end + 2);
+        fake.commands.push(command);
+        if (command.startsWith('auth ')) {
+          if (command === `auth ${password}`) socket.write(replyFrame('+OK accepted'));
+          else socket.end(replyFrame('-ERR invalid') + disconnectFrame());
+        } else if (command.startsWith('event plain ')) {
+          socket.write(replyFrame('+OK event listener enabled plain'));
+          subscriptions++;
+        } else if (command.startsWith('api ')) {
+          const cmd = command.slice(4);
+          const answer = fake.api.get(cmd) ?? (cmd.startsWith('uuid_transfer') || cmd.startsWith('originate') ? '+OK\n' : '-ERR no reply\n');
+          socket.write(apiFrame(answer));
+        } else {
+          socket.write(replyFrame('-ERR command not found'));
+        }
+        poke();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  fake.port = (server.address() as { port: number }).port;
+  return fake;
+}
