@@ -3,7 +3,8 @@
  * with ssid authentication on 1,000,000 contacts, against a bare node:http
  * JSON echo measured in the same run, on SQLite and PostgreSQL.
  *
- *   npx tsx bench/hot-lookups.ts [--db sqlite|postgres|both] [--duration 5] [--rounds 3] [--contacts 1000000] [--seed-only]
+ *   npx tsx bench/hot-lookups.ts [--db sqlite|postgres|both] [--duration 5] [--rounds 3] [--contacts 1000000]
+ *                                [--runtimes tsx,build] [--seed-only]
  *
  * Servers run as child processes pinned to core 0 (taskset), the load
  * generator (wrk, 50 connections, one thread) on core 1. Every request looks
@@ -18,7 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { ensureBenchDatabase, hasTaskset, PG_URL, pinned, serverArgs, startChild, stopChild } from './support.js';
+import { ensureBenchDatabase, hasTaskset, PG_URL, pinned, root, serverArgs, startChild, stopChild } from './support.js';
 import { parseArgs } from '../src/cli/args.js';
 import { seedContacts, seededContact, progressLine } from '../src/cli/seed-contacts.js';
 import { systemClock } from '../src/clock.js';
@@ -34,6 +35,14 @@ const DURATION = Number(options.duration ?? 5);
 const ROUNDS = Number(options.rounds ?? 3);
 const CONTACTS = Number(options.contacts ?? 1_000_000);
 const CONNECTIONS = 50;
+/**
+ * --runtimes tsx,build: one server per way of running it, side by side in the same rounds
+ * (`tsx`: the TypeScript sources, CALLCENTER_NO_BUILD=1, the old default start; `build`: dist/,
+ * compiled first when stale). Default: one server, started as `npm start` starts it.
+ */
+const RUNTIMES = (options.runtimes ?? 'default').split(',').filter(Boolean);
+const RUNTIME_ENV: Record<string, Record<string, string>> = { default: {}, tsx: { CALLCENTER_NO_BUILD: '1' }, build: {} };
+for (const r of RUNTIMES) if (!RUNTIME_ENV[r]) throw new Error(`--runtimes: unknown runtime ${r} (tsx, build)`);
 const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
 const DATA_DIR = process.env.BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'callcenter-bench');
 const PG_SCHEMA = 'bench_directory';
@@ -167,6 +176,8 @@ async function main(): Promise<void> {
   for (const d of DIALECTS) envs.set(d, await prepare(d));
   if (options['seed-only'] !== undefined) return;
 
+  // The build must be current before its server starts (bin/callcenter.js would compile it, but not under a test runner).
+  if (RUNTIMES.includes('build')) execFileSync(process.execPath, [path.join(root, 'bin/build.js'), '--if-possible'], { stdio: 'inherit' });
   const echoPort = 18_090;
   const echoUrl = `http://127.0.0.1:${echoPort}/`;
   const echo = startChild(process.execPath, ['-e', ECHO], { PORT: String(echoPort) });
@@ -175,26 +186,35 @@ async function main(): Promise<void> {
     await waitFor(echoUrl);
     load(echoUrl, '"ssid":"x",', 'contact', 3); // warm-up
     for (const d of DIALECTS) {
-      const port = 18_091;
-      const server = startChild(process.execPath, serverArgs(), {
-        ...envs.get(d)!,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_PER_MINUTE: '0',
-      });
+      // One server per runtime, all on core 0 (an idle server costs nothing), measured in the same rounds.
+      const servers = RUNTIMES.map((runtime, i) => ({
+        runtime,
+        port: 18_091 + i,
+        child: startChild(process.execPath, serverArgs(), {
+          ...envs.get(d)!,
+          ...RUNTIME_ENV[runtime],
+          PORT: String(18_091 + i),
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+          RATE_LIMIT_PER_MINUTE: '0',
+        }),
+        auth: '',
+      }));
       try {
-        await waitFor(`http://127.0.0.1:${port}/healthz`);
-        const login = (await (await fetch(`http://127.0.0.1:${port}/api/v2/auth/login`, { method: 'POST', body: JSON.stringify(ACCOUNT) })).json()) as {
-          ssid: string;
-        };
-        const auth = `"ssid":"${login.ssid}",`;
         const ops = [
           ['getDnc', 'contact'],
           ['getInfo', 'cn'],
         ] as const;
-        for (const [op, field] of ops) load(`http://127.0.0.1:${port}/api/v2/Directory/${op}`, auth, field, 3); // warm-up: caches, JIT, pool
-        // Rounds of echo, getDnc, getInfo back to back: each operation is compared with the echo
+        const label = (op: string, runtime: string) => (runtime === 'default' ? op : `${op} (${runtime})`);
+        for (const s of servers) {
+          await waitFor(`http://127.0.0.1:${s.port}/healthz`);
+          const login = (await (await fetch(`http://127.0.0.1:${s.port}/api/v2/auth/login`, { method: 'POST', body: JSON.stringify(ACCOUNT) })).json()) as {
+            ssid: string;
+          };
+          s.auth = `"ssid":"${login.ssid}",`;
+          for (const [op, field] of ops) load(`http://127.0.0.1:${s.port}/api/v2/Directory/${op}`, s.auth, field, 3); // warm-up: caches, JIT, pool
+        }
+        // Rounds of echo, then each operation on each server back to back: each is compared with the echo
         // measured right before it, so load from other processes on the machine shifts both alike.
         const results = new Map<string, Array<Result & { ratio: number; cpuRatio: number }>>();
         for (let round = 0; round < ROUNDS; round++) {
@@ -202,11 +222,14 @@ async function main(): Promise<void> {
           const list = results.get('echo') ?? [];
           list.push({ ...bare, ratio: 1, cpuRatio: 1 });
           results.set('echo', list);
-          for (const [op, field] of ops) {
-            const r = load(`http://127.0.0.1:${port}/api/v2/Directory/${op}`, auth, field, DURATION, server.pid);
-            const l = results.get(op) ?? [];
-            l.push({ ...r, ratio: r.rps / bare.rps, cpuRatio: bare.cpuUs / r.cpuUs });
-            results.set(op, l);
+          for (const s of servers) {
+            for (const [op, field] of ops) {
+              const r = load(`http://127.0.0.1:${s.port}/api/v2/Directory/${op}`, s.auth, field, DURATION, s.child.pid);
+              const key = label(op, s.runtime);
+              const l = results.get(key) ?? [];
+              l.push({ ...r, ratio: r.rps / bare.rps, cpuRatio: bare.cpuUs / r.cpuUs });
+              results.set(key, l);
+            }
           }
         }
         const target = d === 'sqlite' ? 0.5 : 0.17;
@@ -222,7 +245,7 @@ async function main(): Promise<void> {
           rows.push(line);
         }
       } finally {
-        await stopChild(server);
+        for (const s of servers) await stopChild(s.child);
       }
     }
   } finally {

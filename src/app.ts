@@ -8,6 +8,7 @@ import type { Config } from './config/config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/types.js';
 import { installBodyParsing } from './http/body.js';
+import { installCompression } from './http/compression.js';
 import { installCors } from './http/cors.js';
 import { ErrorEnvelopeSchema, PRESERIALIZED } from './http/envelope.js';
 import { installErrorHandling } from './http/error-handler.js';
@@ -74,6 +75,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     });
   }
 
+  await installCompression(app);
   installBodyParsing(app);
   installCors(app);
   installErrorHandling(app, config.bodyLimit);

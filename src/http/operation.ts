@@ -5,6 +5,7 @@ import type { AuthService } from '../auth/auth.service.js';
 import { credentialsFromBody } from '../auth/credentials.js';
 import type { Permission } from '../auth/permissions.js';
 import type { Principal, PrincipalKind } from '../auth/principal.js';
+import { sendCompressedPieces } from './compression.js';
 import { PRESERIALIZED, successEnvelope } from './envelope.js';
 import { AppError, fail, messageOf, type CatalogueModule } from '../errors/catalogue.js';
 import { BODY_SECURITY, EXAMPLE_SSID, errorAnswerSchema, httpErrorResponses } from './openapi.js';
@@ -144,7 +145,7 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
             throw new Error(`response of ${op.module}/${op.name} breaks its schema at ${first?.path}: ${first?.message}`);
           }
         }
-        if (Array.isArray(bytes)) return sendPieces(reply, bytes);
+        if (Array.isArray(bytes)) return sendCompressedPieces(request, reply, bytes) ? reply : sendPieces(reply, bytes);
         return envelope;
       },
     });
@@ -193,8 +194,8 @@ function exampleErrorCode(op: Operation): number {
  * Writes a large ready answer (envelope.ts, preserializedData) as its pieces,
  * corked: one gathered write, no copy into one buffer. Headers already set
  * on the reply (CORS) go with it; onResponse hooks (metrics, logs) run as
- * for any answer, onSend hooks do not (there are none: one that must see
- * every answer, compression say, has to handle these too).
+ * for any answer, onSend hooks do not: a client that accepts compression
+ * gets them through compression.ts instead.
  */
 function sendPieces(reply: FastifyReply, pieces: Buffer[]): void {
   reply.hijack();
