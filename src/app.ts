@@ -19,6 +19,7 @@ import { CODE_KEYWORDS } from './http/validation.js';
 import { allOperations, MODULE_TAGS } from './modules/index.js';
 import { buildServices, type Services } from './modules/services.js';
 import { registerStream } from './modules/events/stream.js';
+import { registerClickToCallV3 } from './modules/switch/clicktocall-v3.js';
 import { installMetrics } from './observability/metrics.js';
 import { installWallboard } from './modules/wallboard/wallboard.static.js';
 
@@ -128,5 +129,6 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     registerOperation(app, op, { auth, limiter, validateResponses: opts.validateResponses ?? false });
   }
   registerStream(app, ctx, services.liveState, { observer: metrics.stream });
+  registerClickToCallV3(app, auth, services.switches);
   return { app, ctx, services };
 }

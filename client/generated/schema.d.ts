@@ -325,6 +325,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/call/originate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Click-to-call: the switch rings the agent, then dials the customer
+         * @description Answers the callId at once; the call itself is placed by the switch connector, which receives a `call.originate` command on the stream (`{callId, agentId, agentNumber, customer, did, campaignId, ts, seq}`) and reports the call's events under that callId. The vendor's `POST /api/v3/clickToCall/para?user_id=…&token=…&agent_number=…&customer=…[&customerCLI=…][&callFirst=…][&agentCLI=…]` (no body) is the same operation. See docs/asterisk.md.
+         *
+         *     Callers: client, agent. Permission: `call.originate`. Error codes: 1000, 1005, 1014, 1015, 1047, 1509, 1516 (HTTP 200, error envelope).
+         */
+        post: operations["call_originate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/did/create": {
         parameters: {
             query?: never;
@@ -2452,6 +2474,78 @@ export interface operations {
                          * @enum {integer}
                          */
                         code: 1000 | 1002 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    call_originate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "agentId": 12,
+                 *       "customer": "+91 98111 00042",
+                 *       "did": "18005550100"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The agent who makes the call: rung first (their SIP extension, or their phone for a MOBILE agent) */
+                    agentId: number | string;
+                    /** @description The campaign the call is for (reports and analysis by campaign) */
+                    campaignId?: string;
+                    /** @description The number to call once the agent answers: 6 to 15 digits remain after every non-digit is removed (else 1005) */
+                    customer: string | number;
+                    /** @description The DID shown to the customer as caller id: one of the account's DIDs (else 1516) */
+                    did?: string | number;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description The id the switch reports the call under (`ctc-…`); its report says cType "CTC" */
+                            callId: string;
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1509`: Invalid agent id: no such agent (or one the caller may not see)
+                         *     - `1516`: Invalid DID number: the DID is not one of the account's
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1005 | 1014 | 1015 | 1047 | 1509 | 1516;
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };

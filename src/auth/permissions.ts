@@ -15,6 +15,7 @@ export const PERMISSIONS = [
   'analysis.view',
   'queue.view',
   'queue.takeover',
+  'call.originate',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

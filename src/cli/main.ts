@@ -21,6 +21,8 @@ const usage = `callcenter <command>
   bench [--only core,hot,ingest,analysis,soak] [--db sqlite|postgres|both] [--quick]
                                         run the benchmark suite, write docs/benchmarks.md
                                         (SOAK_SECONDS=N adds a soak; see docs/benchmarks.md)
+  connect asterisk --ami HOST:PORT --ami-user U --ami-secret S [--api URL --user-id I --token T]
+                                        the Asterisk AMI connector (docs/asterisk.md)
 
 Environment: HOST, PORT, DATA_DIR, DATABASE_URL, CALLCENTER_ADMIN_USERNAME,
 CALLCENTER_ADMIN_PASSWORD, CALLCENTER_DEMO, SESSION_TTL_SECONDS,

@@ -38,6 +38,7 @@ export const MODULE_TAGS: ReadonlyArray<{ name: string; description: string }> =
   },
   { name: 'queue', description: 'Live queue statistics and live calls over a trailing window; supervisor call takeover.' },
   { name: 'route', description: 'What the switch asks before routing an inbound call: blocked, DNC status, sticky agent.' },
+  { name: 'call', description: "Click-to-call: `call/originate` (and the vendor's `POST /api/v3/clickToCall/para`), executed by the switch connector." },
   {
     name: 'switch',
     description:

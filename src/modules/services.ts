@@ -51,7 +51,7 @@ export function buildServices(ctx: AppContext) {
   const live = new LiveService(ctx, { accounts, groups, liveState });
   const queue = new QueueService(ctx, { liveState, history, events, live });
   const routing = new RoutingService(directory, liveState, dids, groups);
-  const switches = new SwitchService({ agents, groups, dids, liveState });
+  const switches = new SwitchService(db, { clock, agents, groups, dids, liveState, events });
   return {
     auth,
     accounts,

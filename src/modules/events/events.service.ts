@@ -166,6 +166,25 @@ export class EventsService {
   }
 
   /**
+   * Pushes a command for the switch (`call.originate`) on the account's stream as a change group of its
+   * own: its sequence number is taken under the account's lock like every change, so it is ordered with
+   * them and a connector resumes it with Last-Event-ID. `alsoInTx` writes the caller's rows in the same
+   * transaction (the originated call), so the command exists exactly when they do. Answers the sequence.
+   */
+  async pushCommand(accountId: number, event: string, data: Record<string, unknown>, alsoInTx?: (tx: Queryable) => Promise<void>): Promise<number> {
+    let seq = 0;
+    await this.ctx.db.transaction(async (tx) => {
+      const repo = new LiveStateRepository(tenant(tx, accountId));
+      seq = (await repo.lockSequence()) + 1;
+      if (alsoInTx) await alsoInTx(tx);
+      await repo.setSequence(seq);
+      await repo.appendChange(seq, 1, JSON.stringify([[event, { ...data, seq }]]), seq - CHANGE_LOG_SPAN);
+    });
+    await this.ctx.db.notify(CHANGES_CHANNEL, `${accountId}:${seq}`).catch((err: unknown) => this.ctx.log.warn({ err }, 'notify failed'));
+    return seq;
+  }
+
+  /**
    * Runs `fn` over the batch's working set in one transaction; `fn` applies
    * changes to the machine and answers the last sequence number it used
    * (nextSeq - 1 when it applied nothing).

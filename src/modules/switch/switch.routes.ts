@@ -1,5 +1,6 @@
 import { defineOperation } from '../../http/operation.js';
-import { ConfigResponse, EmptyBody, StateResponse } from './switch.schemas.js';
+import { toId } from '../../http/ids.js';
+import { ConfigResponse, EmptyBody, OriginateBody, OriginateResponse, StateResponse } from './switch.schemas.js';
 import type { SwitchService } from './switch.service.js';
 
 export function switchOperations({ switches }: { switches: SwitchService }) {
@@ -53,6 +54,35 @@ export function switchOperations({ switches }: { switches: SwitchService }) {
       },
       async handler({ principal }) {
         return { data: await switches.state(principal.accountId) };
+      },
+    }),
+    defineOperation({
+      module: 'call',
+      name: 'originate',
+      summary: 'Click-to-call: the switch rings the agent, then dials the customer',
+      description:
+        'Answers the callId at once; the call itself is placed by the switch connector, which receives a `call.originate` command on the ' +
+        "stream (`{callId, agentId, agentNumber, customer, did, campaignId, ts, seq}`) and reports the call's events under that callId. " +
+        "The vendor's `POST /api/v3/clickToCall/para?user_id=…&token=…&agent_number=…&customer=…[&customerCLI=…][&callFirst=…][&agentCLI=…]` " +
+        '(no body) is the same operation. See docs/asterisk.md.',
+      permission: 'call.originate',
+      errorModule: 'agent',
+      body: OriginateBody,
+      response: OriginateResponse,
+      errors: [1000, 1005, 1014, 1015, 1047, 1509, 1516],
+      errorNotes: { 1509: 'no such agent (or one the caller may not see)', 1516: "the DID is not one of the account's" },
+      examples: {
+        request: { agentId: 12, customer: '+91 98111 00042', did: '18005550100' },
+        response: { data: { callId: 'ctc-3f6c1c9e-8d1b-4b43-9d7e-0b8f4f6a2c11' } },
+      },
+      async handler({ principal, body }) {
+        const data = await switches.originate(principal, {
+          agentId: toId(body.agentId),
+          customer: body.customer,
+          did: body.did,
+          campaignId: body.campaignId,
+        });
+        return { data };
       },
     }),
   ];

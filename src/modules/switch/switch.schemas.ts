@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { SuccessSchema } from '../../http/envelope.js';
+import { IdSchema } from '../../http/ids.js';
 
 /** switch/config and switch/state take nothing but the credentials. */
 export const EmptyBody = Type.Object({});
@@ -54,6 +55,23 @@ export const StateResponse = SuccessSchema({
         { description: 'Every agent with live state' },
       ),
     },
+    { additionalProperties: false },
+  ),
+});
+
+const Number64 = (code: number, description: string) =>
+  Type.Union([Type.String({ maxLength: 64 }), Type.Integer({ minimum: 0 })], { 'x-code': code, description });
+
+export const OriginateBody = Type.Object({
+  agentId: IdSchema({ code: 1509, description: 'The agent who makes the call: rung first (their SIP extension, or their phone for a MOBILE agent)' }),
+  customer: Number64(1005, 'The number to call once the agent answers: 6 to 15 digits remain after every non-digit is removed (else 1005)'),
+  did: Type.Optional(Number64(1516, "The DID shown to the customer as caller id: one of the account's DIDs (else 1516)")),
+  campaignId: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'The campaign the call is for (reports and analysis by campaign)' })),
+});
+
+export const OriginateResponse = SuccessSchema({
+  data: Type.Object(
+    { callId: Type.String({ description: 'The id the switch reports the call under (`ctc-…`); its report says cType "CTC"' }) },
     { additionalProperties: false },
   ),
 });

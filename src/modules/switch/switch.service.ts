@@ -1,37 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { visibleSubtreeOf, type Principal } from '../../auth/principal.js';
+import type { Clock } from '../../clock.js';
+import { tenant } from '../../db/tenant.js';
+import type { Queryable } from '../../db/types.js';
+import { agentError, fail } from '../../errors/catalogue.js';
+import { contactDigits } from '../../http/contact.js';
 import type { AgentService } from '../agent/agent.service.js';
-import type { DidService } from '../did/did.service.js';
+import { didDigits, type DidService } from '../did/did.service.js';
+import type { EventsService } from '../events/events.service.js';
 import type { LiveStateService } from '../events/live-state.service.js';
 import type { GroupService } from '../group/group.service.js';
+import { SwitchRepository, type OriginatedCall } from './switch.repository.js';
 
-/** What switch connectors read (PRODUCT.md §10): the names they map with, and the live state they reconcile with. */
+export interface OriginateInput {
+  agentId: number;
+  customer: unknown;
+  did?: unknown;
+  campaignId?: string;
+  callFirst?: 'agent' | 'customer';
+  agentCli?: string;
+}
+
+export interface SwitchDeps {
+  clock: Clock;
+  agents: AgentService;
+  groups: GroupService;
+  dids: DidService;
+  liveState: LiveStateService;
+  events: EventsService;
+}
+
+/**
+ * What switch connectors read (the names they map with, the live state they
+ * reconcile with) and click-to-call, which they execute (PRODUCT.md §10).
+ */
 export class SwitchService {
-  private readonly agents: AgentService;
-  private readonly groups: GroupService;
-  private readonly dids: DidService;
-  private readonly liveState: LiveStateService;
-
-  constructor(deps: { agents: AgentService; groups: GroupService; dids: DidService; liveState: LiveStateService }) {
-    this.agents = deps.agents;
-    this.groups = deps.groups;
-    this.dids = deps.dids;
-    this.liveState = deps.liveState;
-  }
+  constructor(
+    private readonly db: Queryable,
+    private readonly deps: SwitchDeps,
+  ) {}
 
   async config(accountId: number) {
-    const [groups, agents, dids] = await Promise.all([this.groups.list(accountId), this.agents.destinations(accountId), this.dids.list(accountId)]);
-    return {
-      groups: groups.map((g) => ({ groupId: g.groupId, name: g.name })),
-      agents,
-      dids: dids.map((d) => d.did),
-    };
+    const { groups, agents, dids } = this.deps;
+    const [g, a, d] = await Promise.all([groups.list(accountId), agents.destinations(accountId), dids.list(accountId)]);
+    return { groups: g.map((x) => ({ groupId: x.groupId, name: x.name })), agents: a, dids: d.map((x) => x.did) };
   }
 
   async state(accountId: number) {
-    const [lstSync, calls, agents] = await Promise.all([this.liveState.sequence(accountId), this.liveState.calls(accountId), this.liveState.agents(accountId)]);
+    const { liveState } = this.deps;
+    const [lstSync, calls, agents] = await Promise.all([liveState.sequence(accountId), liveState.calls(accountId), liveState.agents(accountId)]);
     return {
       lstSync,
       calls: calls.map((c) => ({ callId: c.callId, state: c.state, groupId: c.groupId, agentId: c.agentId, ringingAgentId: c.ringAgent })),
       agents: [...agents.values()].map((a) => ({ agentId: a.agentId, loggedIn: a.loggedIn, breakReason: a.breakReason })),
     };
+  }
+
+  /** The agent a v3 `agent_number` names: the one whose phone has those digits (visible to the caller), or 1509. */
+  async agentByNumber(principal: Principal, raw: unknown): Promise<number> {
+    const digits = contactDigits(raw);
+    if (digits === null) throw agentError(1509, 'agent_number must be an agent phone number');
+    const all = await this.deps.agents.destinations(principal.accountId);
+    const found = all.find((a) => a.phone.replace(/\D/g, '') === digits);
+    if (!found) throw agentError(1509, `no agent has the phone number ${digits}`);
+    return found.agentId;
+  }
+
+  /**
+   * call/originate: records the call (cType CTC in reports) and pushes the
+   * `call.originate` command to the switch connectors on the stream, in one
+   * transaction. The connector rings the agent first, then the customer, and
+   * reports the call's events under the answered callId.
+   */
+  async originate(principal: Principal, input: OriginateInput): Promise<{ callId: string }> {
+    const accountId = principal.accountId;
+    const customer = contactDigits(input.customer);
+    if (customer === null) throw fail(1005, 'customer must have 6 to 15 digits');
+    let did: string | null = null;
+    if (input.did !== undefined && input.did !== null && input.did !== '') {
+      did = didDigits(input.did);
+      if (did === null) throw agentError(1516, 'did must have 3 to 15 digits');
+      if ((await this.deps.dids.notOwned(accountId, [did])).length) throw agentError(1516, `${did} is not a DID of this account`);
+    }
+    const agent = await this.deps.agents.visible(principal, input.agentId);
+    if (!agent) throw agentError(1509, `agent ${input.agentId}${visibleSubtreeOf(principal) !== null ? ' (or not one you may see)' : ''}`);
+    const callId = `ctc-${randomUUID()}`;
+    const now = this.deps.clock.now() / 1000;
+    const row: OriginatedCall = {
+      callId,
+      agentId: input.agentId,
+      agentNumber: agent.phone,
+      customer,
+      did,
+      campaignId: input.campaignId ?? null,
+      callFirst: input.callFirst ?? 'agent',
+      agentCli: input.agentCli ?? null,
+      createdAt: now,
+    };
+    const command = { callId, agentId: input.agentId, agentNumber: agent.phone, customer, did, campaignId: row.campaignId, ts: now };
+    await this.deps.events.pushCommand(accountId, 'call.originate', command, (tx) => new SwitchRepository(tenant(tx, accountId)).insertOriginated(row));
+    return { callId };
+  }
+
+  /** Of `callIds`, those placed by click-to-call (a call report's `cType: "CTC"`). */
+  originatedAmong(accountId: number, callIds: string[]): Promise<Set<string>> {
+    return new SwitchRepository(tenant(this.db, accountId)).originatedAmong(callIds);
   }
 }

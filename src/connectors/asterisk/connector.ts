@@ -1,0 +1,166 @@
+import type { ConnectorRuntime, OriginateCommand, SwitchEvent, TakeoverCommand } from '../core/index.js';
+import { switchEventId } from '../core/index.js';
+import { originateAction, redirectAction } from './actions.js';
+import { AmiClient } from './ami-client.js';
+import { header, type AmiMessage } from './ami-parser.js';
+import { reconcile } from './reconcile.js';
+import { AsteriskTranslator } from './translator.js';
+
+export interface AsteriskOptions {
+  host: string;
+  port: number;
+  username: string;
+  secret: string;
+  /** `--did-var`: read the DID from this channel variable instead of the dialled Exten. */
+  didVar: string | null;
+  /** `--takeover-context` (default from-internal): where Redirect sends the caller. */
+  takeoverContext: string;
+  /** `--originate-context` (default from-internal): where Originate dials the customer. */
+  originateContext: string;
+  keepAliveMs?: number;
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+/**
+ * `callcenter connect asterisk`: AMI events in (translated, batched to
+ * events/ingest), commands out (takeover → Redirect, click-to-call →
+ * Originate), reconciliation after every (re)connect. Everything that touches
+ * the translator's state — events, reconciliation, commands — runs one after
+ * the other in arrival order.
+ */
+export class AsteriskConnector {
+  readonly translator: AsteriskTranslator;
+  readonly ami: AmiClient;
+  private tail: Promise<void> = Promise.resolve();
+  /** Reconciliations done (tests wait for the one after a reconnect). */
+  reconciled = 0;
+
+  constructor(
+    private readonly rt: ConnectorRuntime,
+    private readonly opts: AsteriskOptions,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.translator = new AsteriskTranslator({ group: (q) => rt.group(q), agent: (m) => rt.agent(m), didVar: opts.didVar, now });
+    this.ami = new AmiClient({
+      host: opts.host,
+      port: opts.port,
+      username: opts.username,
+      secret: opts.secret,
+      keepAliveMs: opts.keepAliveMs,
+      minBackoffMs: opts.minBackoffMs,
+      maxBackoffMs: opts.maxBackoffMs,
+      log: rt.log,
+      onEvent: (m) => this.enqueue(() => this.onEvent(m)),
+      onConnected: () => {
+        rt.health.switchState = 'connected';
+        rt.log(`ami: connected to ${opts.host}:${opts.port}`);
+        return this.enqueue(() => this.reconcile());
+      },
+      onDisconnected: (reason) => {
+        rt.health.switchState = 'disconnected';
+        rt.health.error(`ami: ${reason}`);
+      },
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.rt.start({
+      takeover: (cmd) => this.enqueue(() => this.takeover(cmd)),
+      originate: (cmd) => this.enqueue(() => this.originate(cmd)),
+    });
+    this.ami.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.ami.stop();
+    await this.tail;
+    await this.rt.stop();
+  }
+
+  /** Resolves when every event read so far is translated and sent. */
+  async idle(): Promise<void> {
+    await this.tail;
+    await this.rt.batcher.flush();
+  }
+
+  /** Runs `task` after every task before it; its failure is logged and rethrown to its caller only. */
+  private enqueue(task: () => Promise<void>): Promise<void> {
+    const run = this.tail.then(task);
+    this.tail = run.catch((err: Error) => {
+      this.rt.health.error(err.message);
+      this.rt.log(err.message);
+    });
+    return run;
+  }
+
+  private async onEvent(m: AmiMessage): Promise<void> {
+    const events = await this.translator.translate(m);
+    this.rt.forward(...events);
+  }
+
+  private async reconcile(): Promise<void> {
+    const queueStatus = await this.ami.list([['Action', 'QueueStatus']]);
+    const channels = await this.ami.list([['Action', 'CoreShowChannels']]).catch((err: Error) => {
+      this.rt.log(`ami: CoreShowChannels failed (${err.message}): connected calls are not reconciled; grant the AMI user write=reporting`);
+      return null;
+    });
+    const service = await this.rt.serviceState();
+    const events = await reconcile({
+      queueStatus,
+      channels,
+      service,
+      translator: this.translator,
+      group: (q) => this.rt.group(q),
+      agent: (a) => this.rt.agent(a),
+      now: this.now() / 1000,
+    });
+    this.rt.forward(...events);
+    await this.rt.batcher.flush();
+    this.reconciled++;
+    if (events.length > 0) this.rt.log(`ami: reconciled with QueueStatus: ${events.length} corrections`);
+  }
+
+  private async takeover(cmd: TakeoverCommand): Promise<void> {
+    const call = this.translator.calls.get(cmd.callId);
+    if (!call || !call.channel) {
+      this.rt.log(`call.takeover ${cmd.callId}: not a call of this switch, skipped`);
+      return;
+    }
+    const ext = this.rt.mapper.extensionOf(cmd.to) ?? this.rt.mapper.phoneOf(cmd.to)?.phone;
+    if (!ext) throw new Error(`call.takeover ${cmd.callId}: agent ${cmd.to} has no SIP extension or phone`);
+    await this.ami.action(redirectAction(call.channel, ext, this.opts.takeoverContext));
+    // The service already moved the call; the queue's end events for the previous agent no longer apply.
+    call.takenOver = true;
+    call.answered = true;
+    call.agentId = cmd.to;
+    call.ringing = null;
+    this.rt.log(`call.takeover ${cmd.callId}: ${call.channel} redirected to ${ext}@${this.opts.takeoverContext}`);
+  }
+
+  private async originate(cmd: OriginateCommand): Promise<void> {
+    const phone = this.rt.mapper.phoneOf(cmd.agentId);
+    const extension = this.rt.mapper.extensionOf(cmd.agentId);
+    const mobile = phone?.mobile === true && extension === undefined;
+    if (!mobile && extension === undefined) throw new Error(`call.originate ${cmd.callId}: agent ${cmd.agentId} has no SIP extension`);
+    const action = originateAction(cmd, { extension, phone: cmd.agentNumber || phone?.phone, mobile }, this.opts.originateContext);
+    const ts = this.now() / 1000;
+    const id = (what: string) => switchEventId('ast', cmd.callId, 'originate', what);
+    const queued: SwitchEvent = { eventId: id('queued'), type: 'call.queued', ts, callId: cmd.callId, direction: 'outbound', caller: cmd.customer };
+    if (cmd.did) queued.did = cmd.did;
+    if (cmd.campaignId) queued.campaignId = cmd.campaignId;
+    this.translator.trackOriginate(cmd.callId, cmd.agentId, action.find(([k]) => k === 'Channel')![1]);
+    this.rt.forward(queued, { eventId: id('ringing'), type: 'call.ringing', ts, callId: cmd.callId, agentId: cmd.agentId });
+    try {
+      const res = await this.ami.action(action);
+      this.rt.log(`call.originate ${cmd.callId}: ${header(res, 'Message') ?? 'queued'}`);
+    } catch (err) {
+      this.translator.calls.delete(cmd.callId);
+      this.rt.forward(
+        { eventId: id('missed'), type: 'call.missed', ts, callId: cmd.callId, agentId: cmd.agentId },
+        { eventId: id('failed'), type: 'call.ended', ts, callId: cmd.callId, reason: 'failed' },
+      );
+      throw err;
+    }
+  }
+}
