@@ -13,6 +13,7 @@ import { seedContactsCommand } from './seed-contacts.js';
 import { seedDemoCommand } from './seed-demo.js';
 import { simulateCommand } from './simulate.js';
 import { bench } from './bench.js';
+import { agiCommand } from '../connectors/agi/agi-command.js';
 
 /** A command returns its exit code, or -1 when it keeps running (serve). */
 import type { Command } from './command.js';
@@ -108,4 +109,8 @@ export const commands: Record<string, Command> = {
 
   simulate: simulateCommand,
   bench,
+
+  async agi(argv) {
+    return agiCommand(parseArgs(argv).options);
+  },
 };

@@ -21,6 +21,8 @@ const usage = `callcenter <command>
   bench [--only core,hot,ingest,analysis,soak] [--db sqlite|postgres|both] [--quick]
                                         run the benchmark suite, write docs/benchmarks.md
                                         (SOAK_SECONDS=N adds a soak; see docs/benchmarks.md)
+  agi [--listen HOST:PORT] [--timeout-ms 500] --api URL --user-id ID --token T
+                                        FastAGI server: route/decide for the dialplan (docs/asterisk.md)
 
 Environment: HOST, PORT, DATA_DIR, DATABASE_URL, CALLCENTER_ADMIN_USERNAME,
 CALLCENTER_ADMIN_PASSWORD, CALLCENTER_DEMO, SESSION_TTL_SECONDS,
