@@ -14,6 +14,7 @@ import { seedDemoCommand } from './seed-demo.js';
 import { simulateCommand } from './simulate.js';
 import { bench } from './bench.js';
 import { agiCommand } from '../connectors/agi/agi-command.js';
+import { importCommand } from '../connectors/queue-log/import-command.js';
 
 /** A command returns its exit code, or -1 when it keeps running (serve). */
 import type { Command } from './command.js';
@@ -112,5 +113,10 @@ export const commands: Record<string, Command> = {
 
   async agi(argv) {
     return agiCommand(parseArgs(argv).options);
+  },
+
+  async import(argv) {
+    const { positional, options } = parseArgs(argv);
+    return importCommand(positional, options);
   },
 };
