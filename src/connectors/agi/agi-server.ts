@@ -12,6 +12,9 @@ export interface AgiServerOptions {
   log: (line: string) => void;
 }
 
+/** A session idle this long is closed. */
+const IDLE_MS = 10_000;
+
 /** Lines of one socket, however TCP splits them (`\n` or `\r\n`). */
 class LineReader {
   private buf = '';
@@ -103,6 +106,8 @@ export function createAgiServer(opts: AgiServerOptions): net.Server {
   return net.createServer((socket) => {
     socket.setNoDelay(true);
     socket.setEncoding('utf8');
+    // A peer that stops talking (never sends the blank line, never answers) is dropped, not kept forever.
+    socket.setTimeout(IDLE_MS, () => socket.destroy());
     const reader = new LineReader();
     socket.on('data', (chunk: string) => reader.push(chunk));
     socket.on('end', () => reader.close());

@@ -107,11 +107,13 @@ export class QueueLogTranslator {
 
   /** One line; lines must come in time order (the importer sorts each second). */
   line(l: QueueLogLine): void {
+    // Any line dates the file (a call is stale once the file is 4 h past it).
+    this.lastTime = Math.max(this.lastTime, l.time);
     if (!KNOWN_VERBS.has(l.verb)) {
       this.unknownLines++;
+      if (this.lastTime - this.lastStaleCheck >= 60) this.endStale(this.lastTime);
       return;
     }
-    this.lastTime = Math.max(this.lastTime, l.time);
     if (l.verb === 'DID') {
       const did = present(l.data[0]);
       if (did) this.dids.set(l.callId, did);
