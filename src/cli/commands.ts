@@ -14,6 +14,8 @@ import { seedDemoCommand } from './seed-demo.js';
 import { simulateCommand } from './simulate.js';
 import { bench } from './bench.js';
 import { ASTERISK_USAGE, connectAsteriskCommand } from '../connectors/asterisk/command.js';
+import { agiCommand } from '../connectors/agi/agi-command.js';
+import { importCommand } from '../connectors/queue-log/import-command.js';
 
 /** A command returns its exit code, or -1 when it keeps running (serve). */
 import type { Command } from './command.js';
@@ -116,5 +118,14 @@ export const commands: Record<string, Command> = {
     if (positional[0] === 'asterisk') return connectAsteriskCommand(options);
     console.error(ASTERISK_USAGE);
     return 2;
+  },
+
+  async agi(argv) {
+    return agiCommand(parseArgs(argv).options);
+  },
+
+  async import(argv) {
+    const { positional, options } = parseArgs(argv);
+    return importCommand(positional, options);
   },
 };

@@ -23,6 +23,10 @@ const usage = `callcenter <command>
                                         (SOAK_SECONDS=N adds a soak; see docs/benchmarks.md)
   connect asterisk --ami HOST:PORT --ami-user U --ami-secret S [--api URL --user-id I --token T]
                                         the Asterisk AMI connector (docs/asterisk.md)
+  agi [--listen HOST:PORT] [--timeout-ms 500] --api URL --user-id ID --token T
+                                        FastAGI server: route/decide for the dialplan (docs/asterisk.md)
+  import queue-log FILE [--follow] --api URL --user-id ID --token T [--queue-map …] [--agent-map …]
+                                        replay an Asterisk queue_log as events (docs/asterisk.md)
 
 Environment: HOST, PORT, DATA_DIR, DATABASE_URL, CALLCENTER_ADMIN_USERNAME,
 CALLCENTER_ADMIN_PASSWORD, CALLCENTER_DEMO, SESSION_TTL_SECONDS,
