@@ -83,7 +83,7 @@ export interface FakeEslServer {
   api: Map<string, string>;
   connections: number;
   /** Writes raw bytes to the connected client (in pieces when `split` is given). */
-  send(bytes: string): Promise<void>;
+  send(bytes: string | Buffer): Promise<void>;
   /** Sends the disconnect notice and closes the client's socket. */
   disconnect(): void;
   /** Resolves once the client is authenticated and subscribed (the `n`th time). */
