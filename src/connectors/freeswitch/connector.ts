@@ -1,4 +1,4 @@
-import { ConnectorRuntime, type OriginateCommand, type RuntimeOptions, type TakeoverCommand } from '../core/index.js';
+import { ConnectorRuntime, type RuntimeOptions, type TakeoverCommand } from '../core/index.js';
 import { parseAgentList, parseMemberList, parseQueueList, type SwitchMember } from './callcenter-config.js';
 import { apiSucceeded, takeoverCommand } from './commands.js';
 import { EslClient } from './esl-client.js';
