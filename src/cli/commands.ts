@@ -13,6 +13,7 @@ import { seedContactsCommand } from './seed-contacts.js';
 import { seedDemoCommand } from './seed-demo.js';
 import { simulateCommand } from './simulate.js';
 import { bench } from './bench.js';
+import { FREESWITCH_USAGE, connectFreeswitchCommand } from '../connectors/freeswitch/command.js';
 
 /** A command returns its exit code, or -1 when it keeps running (serve). */
 import type { Command } from './command.js';
@@ -108,4 +109,12 @@ export const commands: Record<string, Command> = {
 
   simulate: simulateCommand,
   bench,
+
+  /** `connect freeswitch`: a switch connector, its own process speaking only the public API (docs/freeswitch.md). */
+  async connect(argv) {
+    const { positional, options } = parseArgs(argv);
+    if (positional[0] === 'freeswitch') return connectFreeswitchCommand(options);
+    console.error(FREESWITCH_USAGE);
+    return 2;
+  },
 };

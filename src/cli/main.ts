@@ -21,6 +21,8 @@ const usage = `callcenter <command>
   bench [--only core,hot,ingest,analysis,soak] [--db sqlite|postgres|both] [--quick]
                                         run the benchmark suite, write docs/benchmarks.md
                                         (SOAK_SECONDS=N adds a soak; see docs/benchmarks.md)
+  connect freeswitch --esl HOST:PORT --esl-password P [--api URL --user-id I --token T]
+                                        the FreeSWITCH event-socket connector (docs/freeswitch.md)
 
 Environment: HOST, PORT, DATA_DIR, DATABASE_URL, CALLCENTER_ADMIN_USERNAME,
 CALLCENTER_ADMIN_PASSWORD, CALLCENTER_DEMO, SESSION_TTL_SECONDS,

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { FreeswitchConnector } from '../../src/connectors/freeswitch/connector.js';
 import { createAgent, createDid, createGroup } from '../helpers/admin.js';
@@ -351,4 +352,40 @@ forEachDatabase('callcenter connect freeswitch: mod_callcenter through the event
     expect(s.conn.runtime.health.eventsForwarded).toBe(before);
     expect(s.conn.runtime.health.rejected).toBe(0);
   });
+
+  it('the `callcenter connect freeswitch` process: usage on a missing option (exit 2); runs, reconciles, stops on SIGTERM (exit 0)', async () => {
+    const h = use();
+    const t = await createTenant(h);
+    const token = await h.post<{ userId: string; token: string }>('/api/v2/auth/token', { ssid: t.ssid, kind: 'switch' });
+    const fake = await startFakeEsl('ClueCon');
+    fake.api.set('callcenter_config agent list', table(AGENT_HEADER, []));
+    fake.api.set('callcenter_config queue list', table('name|strategy', []));
+    const run = (args: string[], env: Record<string, string>) => {
+      const child = spawn(process.execPath, ['bin/callcenter.js', 'connect', 'freeswitch', ...args], { env: { ...process.env, ...env } });
+      let output = '';
+      child.stdout.on('data', (d) => (output += d));
+      child.stderr.on('data', (d) => (output += d));
+      const exit = new Promise<number | null>((r) => child.on('close', r));
+      return { child, exit, output: () => output };
+    };
+    try {
+      const bad = run(['--esl', `127.0.0.1:${fake.port}`], {});
+      expect(await bad.exit).toBe(2);
+      expect(bad.output()).toContain('usage: callcenter connect freeswitch');
+      const env = {
+        CALLCENTER_API_URL: await baseUrl(h),
+        CALLCENTER_USER_ID: token.body.userId,
+        CALLCENTER_TOKEN: token.body.token,
+        CALLCENTER_ESL_PASSWORD: 'ClueCon',
+      };
+      const good = run(['--esl', `127.0.0.1:${fake.port}`], env);
+      await fake.received('api callcenter_config queue list', 1);
+      good.child.kill('SIGTERM');
+      expect(await good.exit).toBe(0);
+      expect(good.output()).toContain(`freeswitch: connected to 127.0.0.1:${fake.port}`);
+      expect(good.output()).not.toContain('ClueCon');
+    } finally {
+      await fake.close();
+    }
+  }, 60_000);
 });
