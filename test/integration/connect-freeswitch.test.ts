@@ -66,7 +66,7 @@ interface Scene {
   post<T = Record<string, unknown>>(path: string, body?: Record<string, unknown>): Promise<T>;
 }
 
-async function scene(h: Harness, opts: { agents?: string[]; reconcileSecs?: number } = {}): Promise<Scene> {
+async function scene(h: Harness, opts: { agents?: string[]; reconcileSecs?: number; multiSwitch?: boolean } = {}): Promise<Scene> {
   const t = await createTenant(h);
   const g = await createGroup(h, t, { name: 'support' });
   const sip = (ext: string, name: string) => createAgent(h, t, { group: g, dest_type: 'SIP', dest_value: `sip:${ext}@pbx.example.com`, name });
@@ -99,6 +99,7 @@ async function scene(h: Harness, opts: { agents?: string[]; reconcileSecs?: numb
     originateContext: 'default',
     reconcileSecs: opts.reconcileSecs ?? 3600,
     fixReserved: true,
+    multiSwitch: opts.multiSwitch ?? false,
     eslBackoff: { initialMs: 10, maxMs: 50 },
   });
   running.push({ conn, fake });
@@ -351,6 +352,24 @@ forEachDatabase('callcenter connect freeswitch: mod_callcenter through the event
     await s.conn.settle();
     expect(s.conn.runtime.health.eventsForwarded).toBe(before);
     expect(s.conn.runtime.health.rejected).toBe(0);
+  });
+
+  it('--multi-switch: reconciliation leaves the calls and agents of other switches of the account alone', async () => {
+    const s = await scene(use(), { multiSwitch: true, agents: [agentRow('5001', 'Available', 'Waiting')] });
+    // 5002 works on another FreeSWITCH: logged in there, with a call this connector never saw.
+    const other = (type: string, extra: Record<string, unknown>) => ({ eventId: `other-${type}`, type, ts: s.t0, ...extra });
+    const res = await s.h.post<{ data: { accepted: number } }>('/api/v2/events/ingest', {
+      ssid: s.ssid,
+      events: [other('agent.login', { agentId: s.a2, loginType: 'SIP' }), other('call.queued', { callId: U2, groupId: s.g })],
+    });
+    expect(res.body.data.accepted).toBe(2);
+    await s.play(queued(s, 1, U1));
+    s.at(5);
+    await s.conn.reconcile();
+    await s.conn.settle();
+    // U1 (seen here, gone from this switch's queue) ends; U2 and 5002 belong to the other switch.
+    expect((await count(s)).data.calls.map((c) => c.callId)).toEqual([U2]);
+    expect((await live(s)).lA).toBe(2);
   });
 
   it('the `callcenter connect freeswitch` process: usage on a missing option (exit 2); runs, reconciles, stops on SIGTERM (exit 0)', async () => {

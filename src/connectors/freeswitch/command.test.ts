@@ -14,6 +14,7 @@ describe('connect freeswitch options', () => {
       originateContext: 'default',
       reconcileSecs: 60,
       fixReserved: true,
+      multiSwitch: false,
       switchName: 'freeswitch',
     });
   });
@@ -29,6 +30,7 @@ describe('connect freeswitch options', () => {
       { ...api, esl: 'h:8021' },
       { ...api, esl: 'h:8021', 'esl-password': 'p', 'reconcile-s': '1' },
       { ...api, esl: 'h:8021', 'esl-password': 'p', 'fix-reserved': 'maybe' },
+      { ...api, esl: 'h:8021', 'esl-password': 'p', 'multi-switch': '2' },
       { ...api, esl: 'h:8021', 'esl-password': 'p', 'takeover-context': 'a b' },
       { esl: 'h:8021', 'esl-password': 'p' },
     ];

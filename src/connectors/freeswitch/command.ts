@@ -3,7 +3,7 @@ import { FreeswitchConnector } from './connector.js';
 
 export const FREESWITCH_USAGE = `usage: callcenter connect freeswitch --esl HOST:PORT --esl-password P
          [--api URL --user-id ID --token T] [--takeover-context CTX] [--originate-context CTX]
-         [--reconcile-s N] [--fix-reserved yes|no] [--queue-map NAME=GROUPID,…] [--agent-map EXT=AGENTID,…] [--status-port PORT]
+         [--reconcile-s N] [--fix-reserved yes|no] [--multi-switch yes|no] [--queue-map NAME=GROUPID,…] [--agent-map EXT=AGENTID,…] [--status-port PORT]
   (CALLCENTER_API_URL, CALLCENTER_USER_ID, CALLCENTER_TOKEN and CALLCENTER_ESL_PASSWORD stand in for the flags; see docs/freeswitch.md)`;
 
 /** The connector's options from the command line and environment; a bad one is an OptionError (exit 2). */
@@ -15,8 +15,11 @@ export function freeswitchOptions(options: Record<string, string>, env: NodeJS.P
   const reconcileSecs = Number(options['reconcile-s'] ?? '60');
   if (!Number.isFinite(reconcileSecs) || reconcileSecs < 5 || reconcileSecs > 86_400)
     throw new OptionError('--reconcile-s must be a number of seconds from 5 to 86400');
-  const fix = options['fix-reserved'] ?? 'yes';
-  if (!['yes', 'no', 'true', 'false'].includes(fix)) throw new OptionError('--fix-reserved must be yes or no');
+  const yesNo = (flag: string, dflt: 'yes' | 'no') => {
+    const v = options[flag] ?? dflt;
+    if (!['yes', 'no', 'true', 'false'].includes(v)) throw new OptionError(`--${flag} must be yes or no`);
+    return v === 'yes' || v === 'true';
+  };
   const context = (flag: string) => {
     const v = options[flag] ?? 'default';
     if (!/^[A-Za-z0-9_.-]{1,64}$/.test(v)) throw new OptionError(`--${flag} must be a dialplan context name`);
@@ -30,7 +33,8 @@ export function freeswitchOptions(options: Record<string, string>, env: NodeJS.P
     takeoverContext: context('takeover-context'),
     originateContext: context('originate-context'),
     reconcileSecs,
-    fixReserved: fix === 'yes' || fix === 'true',
+    fixReserved: yesNo('fix-reserved', 'yes'),
+    multiSwitch: yesNo('multi-switch', 'no'),
   };
 }
 

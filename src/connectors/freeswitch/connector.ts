@@ -18,6 +18,12 @@ export interface FreeswitchOptions extends RuntimeOptions {
   reconcileSecs: number;
   /** `--fix-reserved` (default on): set agents stuck in Reserved back to Waiting on the switch. */
   fixReserved: boolean;
+  /**
+   * `--multi-switch` (default off): other switches feed the same account, so
+   * only the calls this process saw are ended, and no agent is logged out for
+   * being absent from this switch's agent list.
+   */
+  multiSwitch?: boolean;
   /** ESL reconnect delays (default 1 s → 30 s; tests shorten them). */
   eslBackoff?: { initialMs: number; maxMs: number };
   /** How often a click-to-call's channel is checked for its end (default 2 s). */
@@ -158,7 +164,8 @@ export class FreeswitchConnector {
       const id = await rt.group(q);
       if (id !== undefined) groupIds.set(q, id);
     }
-    const sipAgentIds = new Set(state.agents.map((a) => a.agentId).filter((id) => rt.mapper.extensionOf(id) !== undefined));
+    const multi = this.opts.multiSwitch === true;
+    const sipAgentIds = new Set(multi ? [] : state.agents.map((a) => a.agentId).filter((id) => rt.mapper.extensionOf(id) !== undefined));
     const now = (this.opts.now ?? Date.now)() / 1000;
     const corrections = reconcile({
       snapshot: { agents, members, deadChannels },
@@ -166,7 +173,7 @@ export class FreeswitchConnector {
       agentIds,
       groupIds,
       sipAgentIds,
-      ownsCall: (callId) => isChannelUuid(callId) && !this.ctc.owns(callId),
+      ownsCall: (callId) => isChannelUuid(callId) && !this.ctc.owns(callId) && (!multi || this.mapper.tracks(callId)),
       now,
     });
     for (const c of corrections) {
