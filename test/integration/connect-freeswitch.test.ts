@@ -100,6 +100,7 @@ async function scene(h: Harness, opts: { agents?: string[]; reconcileSecs?: numb
     reconcileSecs: opts.reconcileSecs ?? 3600,
     fixReserved: true,
     multiSwitch: opts.multiSwitch ?? false,
+    ctcPollMs: 20,
     eslBackoff: { initialMs: 10, maxMs: 50 },
   });
   running.push({ conn, fake });
@@ -351,6 +352,36 @@ forEachDatabase('callcenter connect freeswitch: mod_callcenter through the event
     await s.conn.reconcile();
     await s.conn.settle();
     expect(s.conn.runtime.health.eventsForwarded).toBe(before);
+    expect(s.conn.runtime.health.rejected).toBe(0);
+  });
+
+  it('click-to-call: originate rings the agent with the call id, reports the call under it, ends it when the channel is gone', async () => {
+    const s = await scene(use());
+    const callId = 'ctc-7f3a';
+    const cmd = `originate {cc_call_id=${callId},origination_caller_id_number=${s.did}}user/5001 4930555000 XML default`;
+    s.fake.api.set(cmd, `+OK ${LEG}\n`);
+    s.fake.api.set(`uuid_exists ${LEG}`, 'true\n');
+    await s.conn.ctc.originate({ callId, agentId: s.a1, agentNumber: '', customer: '4930555000', did: s.did, campaignId: null, ts: s.t0, seq: 1 });
+    expect(s.fake.commands).toContain(`api ${cmd}`);
+    await s.conn.settle();
+    expect((await count(s)).data.calls).toEqual([expect.objectContaining({ callId, state: 'connected', agentId: s.a1, did: s.did, caller: '4930555000' })]);
+    // A takeover of a click-to-call moves the customer: the B-leg of the agent's channel.
+    await s.post('/api/v2/queue/callTakeover', { callId, agentid: s.a2 });
+    await s.fake.received('api uuid_transfer');
+    expect(s.fake.commands.filter((c) => c.startsWith('api uuid_transfer'))).toEqual([`api uuid_transfer ${LEG} -bleg 5002 XML default`]);
+    s.fake.api.set(`uuid_exists ${LEG}`, 'false\n');
+    await waitFor(() => s.fake.commands.filter((c) => c === `api uuid_exists ${LEG}`).length >= 2, 'the poll');
+    await waitFor(() => s.conn.ctc.owns(callId) === false, 'the end');
+    await s.conn.settle();
+    expect((await count(s)).data.calls).toEqual([]);
+    // A failed attempt: missed and failed, the command reported as failed.
+    s.fake.api.set('originate {cc_call_id=ctc-8}user/5002 4930555001 XML default', '-ERR NO_ANSWER\n');
+    await expect(
+      s.conn.ctc.originate({ callId: 'ctc-8', agentId: s.a2, agentNumber: '', customer: '4930555001', did: null, campaignId: null, ts: s.t0, seq: 2 }),
+    ).rejects.toThrow(/originate: -ERR NO_ANSWER/);
+    await s.conn.settle();
+    expect(s.conn.ctc.owns('ctc-8')).toBe(false);
+    expect(s.lines.filter((l) => l.startsWith('rejected'))).toEqual([]);
     expect(s.conn.runtime.health.rejected).toBe(0);
   });
 
