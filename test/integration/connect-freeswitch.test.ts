@@ -385,6 +385,26 @@ forEachDatabase('callcenter connect freeswitch: mod_callcenter through the event
     expect(s.conn.runtime.health.rejected).toBe(0);
   });
 
+  it('a call that starts while a pass reads the switch is left to the next pass, not ended', async () => {
+    const s = await scene(use());
+    // The member list is answered empty, but the caller joins the queue just before: the service has the call
+    // when the pass reads its state, the list read a moment earlier does not.
+    s.fake.before.set('api callcenter_config queue list members support@default', queued(s, 1, U1));
+    s.at(2);
+    await s.conn.reconcile();
+    await s.conn.settle();
+    expect((await count(s)).data.calls.map((c) => c.callId)).toEqual([U1]);
+    // The next pass sees the member in the list and leaves the call alone too.
+    s.fake.api.set('callcenter_config queue list members support@default', table(MEMBER_HEADER, [memberRow(U1, s.t0 + 1, 'Waiting')]));
+    await s.conn.reconcile();
+    await s.conn.settle();
+    expect((await count(s)).data.calls.map((c) => c.callId)).toEqual([U1]);
+    expect(s.lines.filter((l) => l.includes('reconcile:'))).toEqual([
+      'freeswitch: reconcile: agent.login agent ' + s.a1 + ': agent 5001@default is Available on the switch',
+      'freeswitch: reconcile: agent.login agent ' + s.a2 + ': agent 5002@default is Available on the switch',
+    ]);
+  });
+
   it('--multi-switch: reconciliation leaves the calls and agents of other switches of the account alone', async () => {
     const s = await scene(use(), { multiSwitch: true, agents: [agentRow('5001', 'Available', 'Waiting')] });
     // 5002 works on another FreeSWITCH: logged in there, with a call this connector never saw.

@@ -48,6 +48,8 @@ export class FreeswitchConnector {
   private timer: NodeJS.Timeout | null = null;
   private reconciling: Promise<void> | null = null;
   private reserved = new Set<string>();
+  /** Calls and agents events touched while a pass runs: the pass leaves them to the next one. */
+  private touched: Set<string> | null = null;
 
   constructor(private readonly opts: FreeswitchOptions) {
     this.runtime = new ConnectorRuntime(opts);
@@ -99,7 +101,14 @@ export class FreeswitchConnector {
   private enqueue(ev: EslEvent): void {
     this.received++;
     this.chain = this.chain
-      .then(async () => this.runtime.forward(...(await this.mapper.map(ev))))
+      .then(async () => {
+        const events = await this.mapper.map(ev);
+        for (const e of events) {
+          if (e.callId) this.touched?.add(`call:${e.callId}`);
+          if (e.agentId) this.touched?.add(`agent:${e.agentId}`);
+        }
+        this.runtime.forward(...events);
+      })
       .catch((err: Error) => this.runtime.log(`freeswitch: event not mapped: ${err.message}`));
   }
 
@@ -140,6 +149,15 @@ export class FreeswitchConnector {
   }
 
   private async pass(): Promise<void> {
+    this.touched = new Set();
+    try {
+      await this.compare();
+    } finally {
+      this.touched = null;
+    }
+  }
+
+  private async compare(): Promise<void> {
     const rt = this.runtime;
     const agents = parseAgentList(await this.esl.api('callcenter_config agent list'));
     const queues = parseQueueList(await this.esl.api('callcenter_config queue list'));
@@ -167,7 +185,7 @@ export class FreeswitchConnector {
     const multi = this.opts.multiSwitch === true;
     const sipAgentIds = new Set(multi ? [] : state.agents.map((a) => a.agentId).filter((id) => rt.mapper.extensionOf(id) !== undefined));
     const now = (this.opts.now ?? Date.now)() / 1000;
-    const corrections = reconcile({
+    const all = reconcile({
       snapshot: { agents, members, deadChannels },
       state,
       agentIds,
@@ -176,6 +194,11 @@ export class FreeswitchConnector {
       ownsCall: (callId) => isChannelUuid(callId) && !this.ctc.owns(callId) && (!multi || this.mapper.tracks(callId)),
       now,
     });
+    // The switch's lists and the service's state were read at different moments: what events
+    // touched in between may be in one and not the other, so it waits for the next pass.
+    await this.chain;
+    const touched = this.touched ?? new Set<string>();
+    const corrections = all.filter((c) => !touched.has(`call:${c.event.callId}`) && !touched.has(`agent:${c.event.agentId}`));
     for (const c of corrections) {
       rt.log(
         `freeswitch: reconcile: ${c.event.type}${c.event.callId ? ` call ${c.event.callId}` : ''}${c.event.agentId ? ` agent ${c.event.agentId}` : ''}: ${c.why}`,
