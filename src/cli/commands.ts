@@ -16,6 +16,7 @@ import { bench } from './bench.js';
 import { ASTERISK_USAGE, connectAsteriskCommand } from '../connectors/asterisk/command.js';
 import { agiCommand } from '../connectors/agi/agi-command.js';
 import { importCommand } from '../connectors/queue-log/import-command.js';
+import { FREESWITCH_USAGE, connectFreeswitchCommand } from '../connectors/freeswitch/command.js';
 
 /** A command returns its exit code, or -1 when it keeps running (serve). */
 import type { Command } from './command.js';
@@ -112,11 +113,12 @@ export const commands: Record<string, Command> = {
   simulate: simulateCommand,
   bench,
 
-  /** `connect asterisk`: a switch connector, its own process speaking only the public API (docs/asterisk.md). */
+  /** `connect asterisk|freeswitch`: a switch connector, its own process speaking only the public API (docs/asterisk.md, docs/freeswitch.md). */
   async connect(argv) {
     const { positional, options } = parseArgs(argv);
     if (positional[0] === 'asterisk') return connectAsteriskCommand(options);
-    console.error(ASTERISK_USAGE);
+    if (positional[0] === 'freeswitch') return connectFreeswitchCommand(options);
+    console.error(`${ASTERISK_USAGE}\n${FREESWITCH_USAGE}`);
     return 2;
   },
 

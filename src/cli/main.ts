@@ -27,6 +27,8 @@ const usage = `callcenter <command>
                                         FastAGI server: route/decide for the dialplan (docs/asterisk.md)
   import queue-log FILE [--follow] --api URL --user-id ID --token T [--queue-map …] [--agent-map …]
                                         replay an Asterisk queue_log as events (docs/asterisk.md)
+  connect freeswitch --esl HOST:PORT --esl-password P [--api URL --user-id I --token T]
+                                        the FreeSWITCH event-socket connector (docs/freeswitch.md)
 
 Environment: HOST, PORT, DATA_DIR, DATABASE_URL, CALLCENTER_ADMIN_USERNAME,
 CALLCENTER_ADMIN_PASSWORD, CALLCENTER_DEMO, SESSION_TTL_SECONDS,

@@ -81,9 +81,11 @@ export interface FakeEslServer {
   commands: string[];
   /** Answers for `api <command>` (looked up on each call, so a test may change them). */
   api: Map<string, string>;
+  /** Bytes sent (once) just before the answer to a command: events that happen while the client asks. */
+  before: Map<string, string>;
   connections: number;
   /** Writes raw bytes to the connected client (in pieces when `split` is given). */
-  send(bytes: string): Promise<void>;
+  send(bytes: string | Buffer): Promise<void>;
   /** Sends the disconnect notice and closes the client's socket. */
   disconnect(): void;
   /** Resolves once the client is authenticated and subscribed (the `n`th time). */
@@ -112,6 +114,7 @@ export async function startFakeEsl(password = 'ClueCon'): Promise<FakeEslServer>
     port: 0,
     commands: [],
     api: new Map(),
+    before: new Map(),
     connections: 0,
     async send(bytes) {
       client?.write(bytes);
@@ -142,6 +145,11 @@ export async function startFakeEsl(password = 'ClueCon'): Promise<FakeEslServer>
         const command = buffer.slice(0, end).trim();
         buffer = buffer.slice(end + 2);
         fake.commands.push(command);
+        const early = fake.before.get(command);
+        if (early !== undefined) {
+          fake.before.delete(command);
+          socket.write(early);
+        }
         if (command.startsWith('auth ')) {
           if (command === `auth ${password}`) socket.write(replyFrame('+OK accepted'));
           else socket.end(replyFrame('-ERR invalid') + disconnectFrame());

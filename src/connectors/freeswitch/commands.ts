@@ -13,9 +13,13 @@ function safe(what: string, value: string): string {
   return value;
 }
 
-/** Takeover: move the caller's channel to the taking agent's extension. */
-export function takeoverCommand(memberSessionUuid: string, extension: string, context: string): string {
-  return `uuid_transfer ${safe('channel uuid', memberSessionUuid)} ${safe('extension', extension)} XML ${safe('context', context)}`;
+/**
+ * Takeover: move the caller's channel to the taking agent's extension. With
+ * `bleg` the channel named is the agent's and the other leg (the customer of
+ * a click-to-call) is the one moved.
+ */
+export function takeoverCommand(channelUuid: string, extension: string, context: string, bleg = false): string {
+  return `uuid_transfer ${safe('channel uuid', channelUuid)}${bleg ? ' -bleg' : ''} ${safe('extension', extension)} XML ${safe('context', context)}`;
 }
 
 /** Click-to-call: ring the agent first; when they answer, the dialplan dials the customer. */

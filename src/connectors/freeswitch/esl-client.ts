@@ -8,6 +8,8 @@ export interface EslClientOptions {
   host: string;
   port: number;
   password: string;
+  /** What to subscribe to after auth (default ESL_SUBSCRIPTION); null: a command-only connection. */
+  subscription?: string | null;
   /** Called for every event, in the order the switch sent them. */
   onEvent: (event: EslEvent) => void;
   /** Called after each successful auth + subscription (the first connect and every reconnect). */
@@ -126,15 +128,18 @@ export class EslClient {
         socket.destroy();
         return;
       }
-      const sub = await this.send(`event plain ${ESL_SUBSCRIPTION}`);
-      if (!(sub.headers.get('Reply-Text') ?? '').startsWith('+OK')) {
-        this.log(`freeswitch: event subscription refused: ${sub.headers.get('Reply-Text') ?? 'no reply'}`);
-        socket.destroy();
-        return;
+      const subscription = this.opts.subscription === undefined ? ESL_SUBSCRIPTION : this.opts.subscription;
+      if (subscription !== null) {
+        const sub = await this.send(`event plain ${subscription}`);
+        if (!(sub.headers.get('Reply-Text') ?? '').startsWith('+OK')) {
+          this.log(`freeswitch: event subscription refused: ${sub.headers.get('Reply-Text') ?? 'no reply'}`);
+          socket.destroy();
+          return;
+        }
       }
       this.ready = true;
       this.failures = 0;
-      this.log(`freeswitch: connected to ${this.opts.host}:${this.opts.port}`);
+      if (subscription !== null) this.log(`freeswitch: connected to ${this.opts.host}:${this.opts.port}`);
       this.opts.onReady?.();
     } catch (err) {
       this.log(`freeswitch: ${(err as Error).message}`);

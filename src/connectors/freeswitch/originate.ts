@@ -1,0 +1,142 @@
+import { switchEventId, type ConnectorRuntime, type OriginateCommand, type SwitchEvent } from '../core/index.js';
+import { apiSucceeded, originateCommand } from './commands.js';
+import { EslClient } from './esl-client.js';
+
+export interface ClickToCallOptions {
+  runtime: ConnectorRuntime;
+  /** Where the event socket is (a second, command-only connection places each call). */
+  esl: { esl: { host: string; port: number }; eslPassword: string };
+  /** The subscribed connection: `uuid_exists` polls go through it. */
+  mainEsl: EslClient;
+  context: string;
+  pollMs?: number;
+  now?: () => number;
+  backoff?: { initialMs: number; maxMs: number };
+}
+
+/** How long `originate` may take: the agent's phone rings up to FreeSWITCH's originate_timeout (60 s). */
+const ORIGINATE_TIMEOUT_MS = 90_000;
+
+/**
+ * Click-to-call (`call.originate` from the stream): `originate` blocks until
+ * the agent answers or the attempt fails, so it runs on a connection of its
+ * own, leaving the main one free for events and reconciliation. The call is
+ * reported under the service's callId: queued (outbound) and ringing when
+ * placed, answered on `+OK <uuid>`, missed and failed on `-ERR`; its end is
+ * seen by polling `uuid_exists` on the agent's leg (the subscription carries
+ * no hangup events).
+ */
+export class ClickToCall {
+  private readonly channels = new Map<string, string>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly opts: ClickToCallOptions) {}
+
+  owns(callId: string): boolean {
+    return this.channels.has(callId);
+  }
+
+  /** The agent's leg of a click-to-call in progress. */
+  channelOf(callId: string): string | undefined {
+    return this.channels.get(callId) || undefined;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  async originate(cmd: OriginateCommand): Promise<void> {
+    const rt = this.opts.runtime;
+    let ext = rt.mapper.extensionOf(cmd.agentId);
+    if (ext === undefined) {
+      await rt.refresh();
+      ext = rt.mapper.extensionOf(cmd.agentId);
+    }
+    if (ext === undefined) throw new Error(`agent ${cmd.agentId} has no SIP extension in switch/config`);
+    const command = originateCommand({ callId: cmd.callId, extension: ext, customer: cmd.customer, did: cmd.did, context: this.opts.context });
+    const now = this.opts.now ?? Date.now;
+    const ev = (type: string, extra: Partial<SwitchEvent> = {}): SwitchEvent => ({
+      eventId: switchEventId('fs', cmd.callId, `ctc-${type}`),
+      type,
+      ts: now() / 1000,
+      callId: cmd.callId,
+      ...extra,
+    });
+    this.channels.set(cmd.callId, '');
+    rt.forward(
+      ev('call.queued', {
+        direction: 'outbound',
+        caller: cmd.customer,
+        ...(cmd.did ? { did: cmd.did } : {}),
+        ...(cmd.campaignId ? { campaignId: cmd.campaignId } : {}),
+      }),
+      ev('call.ringing', { agentId: cmd.agentId }),
+    );
+    let answer: string;
+    try {
+      answer = await this.once(command);
+    } catch (err) {
+      answer = `-ERR ${(err as Error).message}`;
+    }
+    if (apiSucceeded(answer)) {
+      const uuid = answer.trim().split(/\s+/)[1] ?? '';
+      this.channels.set(cmd.callId, uuid);
+      rt.forward(ev('call.answered', { agentId: cmd.agentId }));
+      this.poll();
+      rt.log(`freeswitch: click-to-call ${cmd.callId}: agent ${ext} answered, dialling ${cmd.customer}`);
+    } else {
+      this.channels.delete(cmd.callId);
+      rt.forward(ev('call.missed', { agentId: cmd.agentId }), ev('call.ended', { reason: 'failed' }));
+      throw new Error(`originate: ${answer.trim()}`);
+    }
+  }
+
+  /** One command on a connection of its own. */
+  private async once(command: string): Promise<string> {
+    const { esl, eslPassword } = this.opts.esl;
+    let ready!: () => void;
+    const isReady = new Promise<void>((r) => (ready = r));
+    const client = new EslClient({
+      host: esl.host,
+      port: esl.port,
+      password: eslPassword,
+      subscription: null,
+      onEvent: () => undefined,
+      onReady: () => ready(),
+      log: this.opts.runtime.log,
+      backoff: this.opts.backoff,
+      commandTimeoutMs: ORIGINATE_TIMEOUT_MS,
+    });
+    client.start();
+    try {
+      await Promise.race([isReady, new Promise((_r, reject) => setTimeout(() => reject(new Error('event socket unreachable')), 10_000).unref())]);
+      return await client.api(command);
+    } finally {
+      client.stop();
+    }
+  }
+
+  private poll(): void {
+    this.timer ??= setInterval(() => void this.check(), this.opts.pollMs ?? 2000);
+    this.timer.unref();
+  }
+
+  private async check(): Promise<void> {
+    const rt = this.opts.runtime;
+    for (const [callId, uuid] of this.channels) {
+      if (!uuid || !this.opts.mainEsl.isReady) continue;
+      const exists = (await this.opts.mainEsl.api(`uuid_exists ${uuid}`).catch(() => 'true')).trim();
+      if (exists !== 'false') continue;
+      this.channels.delete(callId);
+      rt.forward({
+        eventId: switchEventId('fs', callId, 'ctc-call.ended'),
+        type: 'call.ended',
+        ts: (this.opts.now ?? Date.now)() / 1000,
+        callId,
+        reason: 'completed',
+      });
+    }
+    if (this.channels.size === 0) this.stop();
+  }
+}
