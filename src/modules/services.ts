@@ -6,6 +6,7 @@ import { AgentService } from './agent/agent.service.js';
 import { AnalysisService } from './analysis/analysis.service.js';
 import { RollupSink } from './analysis/rollup/rollup-sink.js';
 import { CallHistoryService } from './calls/call-history.service.js';
+import { CallReportService } from './callreport/callreport.service.js';
 import { DidService } from './did/did.service.js';
 import { BlacklistService } from './directory/blacklist.service.js';
 import { ContactService } from './directory/contact.service.js';
@@ -50,6 +51,7 @@ export function buildServices(ctx: AppContext) {
   const live = new LiveService(ctx, { accounts, groups, liveState });
   const queue = new QueueService(ctx, { liveState, history, events, live });
   const routing = new RoutingService(directory, liveState, dids, groups);
+  const callReports = new CallReportService({ accounts, agents, history });
   return {
     auth,
     accounts,
@@ -71,6 +73,7 @@ export function buildServices(ctx: AppContext) {
     live,
     queue,
     routing,
+    callReports,
   };
 }
 
