@@ -2,6 +2,7 @@ import type { Operation } from '../http/operation.js';
 import { accountOperations } from './account/account.routes.js';
 import { agentOperations } from './agent/agent.routes.js';
 import { analysisOperations } from './analysis/analysis.routes.js';
+import { callReportOperations } from './callreport/callreport.routes.js';
 import { authOperations } from './auth/auth.routes.js';
 import { didOperations } from './did/did.routes.js';
 import { directoryOperations } from './directory/directory.routes.js';
@@ -38,6 +39,12 @@ export const MODULE_TAGS: ReadonlyArray<{ name: string; description: string }> =
   { name: 'queue', description: 'Live queue statistics and live calls over a trailing window; supervisor call takeover.' },
   { name: 'route', description: 'What the switch asks before routing an inbound call: blocked, DNC status, sticky agent.' },
   { name: 'analysis', description: 'Hit and call counters over the call history, per agent, group, DID or campaign (docs/metrics.md).' },
+  {
+    name: 'CallReport',
+    description:
+      'Finished calls in the push-report shape (list, detail, CSV export) and their recordings (`GET /api/v2/recording/directstream/…`). ' +
+      'See docs/crm-integration.md.',
+  },
 ];
 
 /** Every module's operations, given the process's services. A new module adds one line here. */
@@ -55,5 +62,6 @@ export function allOperations(s: Services): Operation[] {
     ...liveOperations(s),
     ...queueOperations(s),
     ...routingOperations(s),
+    ...callReportOperations(s),
   ];
 }

@@ -51,7 +51,7 @@ export function buildServices(ctx: AppContext) {
   const live = new LiveService(ctx, { accounts, groups, liveState });
   const queue = new QueueService(ctx, { liveState, history, events, live });
   const routing = new RoutingService(directory, liveState, dids, groups);
-  const callReports = new CallReportService({ accounts, agents, history });
+  const callReports = new CallReportService({ db, clock, recordingsDir: config.recordingsDir, accounts, agents, history });
   return {
     auth,
     accounts,

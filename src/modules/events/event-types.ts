@@ -1,5 +1,6 @@
 import { GENERAL } from '../../errors/catalogue.js';
 import { isMilliseconds, secondsExpected } from '../../time/unix.js';
+import { recordingPath } from '../calls/recording-path.js';
 
 /** Telephony events as accepted by events/ingest (docs/events.md §1). */
 export const EVENT_TYPES = [
@@ -67,18 +68,6 @@ function text(v: unknown, max = 128): string | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   if (typeof v === 'string' && v.length > 0 && v.length <= max) return v;
   return undefined;
-}
-
-/**
- * A recording's path as the switch reports it, relative to RECORDINGS_DIR:
- * `/`-separated segments of letters, digits, `.`, `_`, `-` (never `.` or
- * `..`), so it can never leave the directory and its segments can be joined
- * with `*` in a CallReport `rcrd` token.
- */
-export function recordingPath(v: unknown): string | undefined {
-  if (typeof v !== 'string' || v.length === 0 || v.length > 512) return undefined;
-  const segments = v.split('/');
-  return segments.every((s) => /^[A-Za-z0-9._-]+$/.test(s) && s !== '.' && s !== '..') ? v : undefined;
 }
 
 /** Checks one raw event; answers the event or why it is rejected (the batch goes on). */
