@@ -325,6 +325,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/CallReport/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One call's report; with rType ["rcrd"] also its recordings' directstream references (rcrdAr)
+         * @description Callers: client, agent. Permission: `analysis.view`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["CallReport_detail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/CallReport/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every matching call as CSV (RFC 4180, header row, UTF-8), streamed
+         * @description One row per call, the report's scalar fields as columns in report order. Filters as CallReport/list. Credentials: `Authorization: Bearer` with a session id, or `?ssid=`, or `?userId=` and `?token=`. Permission `analysis.view`.
+         */
+        get: operations["CallReport_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/CallReport/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finished calls in the push-report shape, newest first, with filters and cursor paging
+         * @description Callers: client, agent. Permission: `analysis.view`. Error codes: 1000, 1001, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["CallReport_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/did/create": {
         parameters: {
             query?: never;
@@ -761,6 +821,26 @@ export interface paths {
          * @description Callers: client, agent. Permission: `queue.view`. Error codes: 1000, 1014, 1015, 1047, 1501, 1502 (HTTP 200, error envelope).
          */
         post: operations["queue_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/recording/directstream/{*}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recording, by the rcrd reference of CallReport/detail (token and path joined with /)
+         * @description No other credential: the token (24 h, bound to the path) is the authorisation, so an `<audio>` element can play it. `Range` is answered with 206; the content type follows the extension.
+         */
+        get: operations["recording_directstream"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2408,6 +2488,376 @@ export interface operations {
                          * @enum {integer}
                          */
                         code: 1000 | 1002 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    CallReport_detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "clId": "c-1",
+                 *       "rType": [
+                 *         "rcrd"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description accepted for clId */
+                    callId?: string;
+                    /** @description the callId */
+                    clId?: string;
+                    /** @description ["rcrd"]: also answer rcrdAr */
+                    rType?: string[] | string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description the reason of call.ended, "" when none */
+                            callDisposition: string;
+                            callId: string;
+                            /** @description 3 answered, 2 offered but never answered, 1 ended before any offer, 0 failed */
+                            callStatus: 0 | 1 | 2 | 3;
+                            /** @description 0 inbound, the campaign id otherwise */
+                            campId: number | string;
+                            /** @description the customer's number */
+                            cNumber: string;
+                            cType: "IBD" | "OBD" | "CTC";
+                            DID: string | null;
+                            /** @description null when never answered */
+                            firstAnswerTime: string | null;
+                            firstAttended: "agent" | null;
+                            /** @description ended - queued */
+                            ivrDuration: number;
+                            /** @description end time */
+                            ivrETime: string;
+                            /** @description queued time, YYYY-MM-DD HH:MM:SS in the account zone */
+                            ivrSTime: string;
+                            /** @description null when never answered */
+                            lastHangupTime: string | null;
+                            /** @description agent of the first answer */
+                            masterAgent: number | null;
+                            masterAgentNumber: string | null;
+                            masterGroupId: number | null;
+                            nHDetail: {
+                                agentId: number;
+                                /** @description null when missed */
+                                answerETime: string | null;
+                                /** @description null when missed */
+                                answerSTime: string | null;
+                                groupId: number | null;
+                                /** @description "#1", "#2"… in order */
+                                nodeId: string;
+                                /** @description the agent's phone */
+                                number: string | null;
+                                /** @description this leg's recording path */
+                                recording: string | null;
+                                status: "answered" | "missed";
+                                /** @description seconds connected less hold */
+                                talkDuration: number;
+                                /** @description customer-hold seconds within this leg */
+                                totalHoldDuration: number;
+                                /** @description seconds the offer rang (0 for a takeover) */
+                                totalRingDuration: number;
+                            }[];
+                            rcrdAr?: {
+                                /** @description the leg's nodeId */
+                                ndId: string | null;
+                                /** @description `<token>*<path segments joined by *>`: join the parts with `/` after `GET /api/v2/recording/directstream/` */
+                                rcrd: string;
+                            }[];
+                            recordings: {
+                                file: string;
+                                nodeid: string | null;
+                                time: string;
+                            }[];
+                            retryOf: string | null;
+                            /** @description first answer to end, less hold */
+                            talkDuration: number;
+                            /** @description customer-hold seconds */
+                            totalHoldDuration: number;
+                            /** @description the account id */
+                            userId: string;
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: the record does not exist (or is not live)
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    CallReport_export: {
+        parameters: {
+            query?: {
+                agentId?: string;
+                caller?: string;
+                callStatus?: string;
+                cType?: string;
+                did?: string;
+                from?: string;
+                groupId?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example callId,callStatus,cType,...
+                     *     c-1,3,IBD,...
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description A bad filter (1000 / 1001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 1001,
+                     *       "message": "Invalid data type or value: invalid date \"x\""
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         * @enum {integer}
+                         */
+                        code: 1001;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                };
+            };
+            /** @description No valid credentials; code 1014. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 1014,
+                     *       "message": "Invalid token"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         * @enum {integer}
+                         */
+                        code: 1014;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                };
+            };
+            /** @description Missing permission analysis.view */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 1015,
+                     *       "message": "Permission denied: missing permission analysis.view"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         * @enum {integer}
+                         */
+                        code: 1015;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                };
+            };
+        };
+    };
+    CallReport_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "from": "11-24-2026 00:00:00",
+                 *       "cType": "IBD",
+                 *       "limit": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description calls offered to (or taken over by) this agent */
+                    agentId?: string | number;
+                    /** @description the customer's number (non-digits ignored) */
+                    caller?: string | number;
+                    /** @description 0, 1, 2 or 3 */
+                    callStatus?: number | string;
+                    /** @description IBD, OBD, CTC: one, several comma-separated, or an array */
+                    cType?: string | string[];
+                    /** @description nextCursor of the previous page */
+                    cursor?: string;
+                    did?: string | number;
+                    /** @description queued at or after: Unix seconds or MM-DD-YYYY HH:mm:ss (account zone) */
+                    from?: string | number;
+                    groupId?: string | number;
+                    /** @description default 50, at most 1000 */
+                    limit?: number | string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description queued at or before */
+                    to?: string | number;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description the reason of call.ended, "" when none */
+                            callDisposition: string;
+                            callId: string;
+                            /** @description 3 answered, 2 offered but never answered, 1 ended before any offer, 0 failed */
+                            callStatus: 0 | 1 | 2 | 3;
+                            /** @description 0 inbound, the campaign id otherwise */
+                            campId: number | string;
+                            /** @description the customer's number */
+                            cNumber: string;
+                            cType: "IBD" | "OBD" | "CTC";
+                            DID: string | null;
+                            /** @description null when never answered */
+                            firstAnswerTime: string | null;
+                            firstAttended: "agent" | null;
+                            /** @description ended - queued */
+                            ivrDuration: number;
+                            /** @description end time */
+                            ivrETime: string;
+                            /** @description queued time, YYYY-MM-DD HH:MM:SS in the account zone */
+                            ivrSTime: string;
+                            /** @description null when never answered */
+                            lastHangupTime: string | null;
+                            /** @description agent of the first answer */
+                            masterAgent: number | null;
+                            masterAgentNumber: string | null;
+                            masterGroupId: number | null;
+                            nHDetail: {
+                                agentId: number;
+                                /** @description null when missed */
+                                answerETime: string | null;
+                                /** @description null when missed */
+                                answerSTime: string | null;
+                                groupId: number | null;
+                                /** @description "#1", "#2"… in order */
+                                nodeId: string;
+                                /** @description the agent's phone */
+                                number: string | null;
+                                /** @description this leg's recording path */
+                                recording: string | null;
+                                status: "answered" | "missed";
+                                /** @description seconds connected less hold */
+                                talkDuration: number;
+                                /** @description customer-hold seconds within this leg */
+                                totalHoldDuration: number;
+                                /** @description seconds the offer rang (0 for a takeover) */
+                                totalRingDuration: number;
+                            }[];
+                            recordings: {
+                                file: string;
+                                nodeid: string | null;
+                                time: string;
+                            }[];
+                            retryOf: string | null;
+                            /** @description first answer to end, less hold */
+                            talkDuration: number;
+                            /** @description customer-hold seconds */
+                            totalHoldDuration: number;
+                            /** @description the account id */
+                            userId: string;
+                        }[];
+                        /** @description null on the last page */
+                        nextCursor: string | null;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1001 | 1014 | 1015 | 1047;
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
@@ -4105,6 +4555,104 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    recording_directstream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the token, then the path segments (`<token>/<path>`) */
+                "*": string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": string;
+                };
+            };
+            /** @description The requested byte range */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": string;
+                };
+            };
+            /** @description Missing, bad or expired token (checked first) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 1015,
+                     *       "message": "Permission denied: missing, bad or expired recording token"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         * @enum {integer}
+                         */
+                        code: 1015;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                };
+            };
+            /** @description No such file under RECORDINGS_DIR */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 1012,
+                     *       "message": "No data found: no such recording"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description - `1012`: No data found: the record does not exist (or is not live)
+                         * @enum {integer}
+                         */
+                        code: 1012;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                };
+            };
+            /** @description Range not satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 1001,
+                     *       "message": "Invalid data type or value: range not satisfiable"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         * @enum {integer}
+                         */
+                        code: 1001;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                };
+            };
         };
     };
     role_create: {

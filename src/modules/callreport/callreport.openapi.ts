@@ -1,4 +1,4 @@
-import { errorAnswerSchema } from '../../http/openapi.js';
+import { STREAM_SECURITY, errorAnswerSchema } from '../../http/openapi.js';
 import type { PushReport } from './report.js';
 
 /** The documentation's example report: an inbound call missed by one agent, answered by the next, with a hold and a recording. */
@@ -68,7 +68,7 @@ export const EXPORT_SCHEMA = {
   description:
     "One row per call, the report's scalar fields as columns in report order. Filters as CallReport/list. Credentials: `Authorization: Bearer` " +
     'with a session id, or `?ssid=`, or `?userId=` and `?token=`. Permission `analysis.view`.',
-  security: [],
+  security: STREAM_SECURITY,
   querystring: {
     type: 'object',
     properties: {
@@ -94,7 +94,7 @@ export const DIRECTSTREAM_SCHEMA = {
     'No other credential: the token (24 h, bound to the path) is the authorisation, so an `<audio>` element can play it. `Range` is answered with 206; ' +
     'the content type follows the extension.',
   security: [],
-  params: { type: 'object', properties: { '*': { type: 'string', description: '<token>/<path segments>' } } },
+  params: { type: 'object', properties: { '*': { type: 'string', description: 'the token, then the path segments (`<token>/<path>`)' } } },
   response: {
     200: { description: 'The whole file', content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } } },
     206: { description: 'The requested byte range', content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } } },

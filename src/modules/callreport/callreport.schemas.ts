@@ -85,7 +85,7 @@ export const DetailReportResponse = SuccessSchema({
           Type.Object(
             {
               ndId: Nullable(Type.String(), "the leg's nodeId"),
-              rcrd: Type.String({ description: '<token>*<path segments joined by *>: join with / after GET /api/v2/recording/directstream/' }),
+              rcrd: Type.String({ description: '`<token>*<path segments joined by *>`: join the parts with `/` after `GET /api/v2/recording/directstream/`' }),
             },
             { additionalProperties: false },
           ),
