@@ -20,6 +20,7 @@ import { allOperations, MODULE_TAGS } from './modules/index.js';
 import { buildServices, type Services } from './modules/services.js';
 import { registerStream } from './modules/events/stream.js';
 import { registerClickToCallV3 } from './modules/switch/clicktocall-v3.js';
+import { registerCallReportRoutes } from './modules/callreport/callreport.routes.js';
 import { installMetrics } from './observability/metrics.js';
 import { installWallboard } from './modules/wallboard/wallboard.static.js';
 
@@ -35,7 +36,7 @@ export interface BuildOptions {
 
 /** Never logged: credentials in query strings (the stream) are cut out of the URL. */
 function redactUrl(url: string): string {
-  return url.replace(/([?&](?:ssid|token)=)[^&]*/gi, '$1[redacted]');
+  return url.replace(/([?&](?:ssid|token)=)[^&]*/gi, '$1[redacted]').replace(/(\/directstream\/)[^/?]*/i, '$1[redacted]');
 }
 
 /** Builds the whole application on an open, migrated database. Never listens. */
@@ -130,5 +131,6 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   }
   registerStream(app, ctx, services.liveState, { observer: metrics.stream });
   registerClickToCallV3(app, auth, services.switches);
+  registerCallReportRoutes(app, ctx.auth, services.callReports);
   return { app, ctx, services };
 }

@@ -33,7 +33,7 @@ export async function startServer(config: Config): Promise<void> {
       }
     }
     if (config.demo)
-      demo = await startDemo(app, services.accounts, systemClock, app.log).catch(
+      demo = await startDemo(app, services.accounts, systemClock, app.log, config.recordingsDir).catch(
         (err: unknown) => (app.log.error({ err }, 'demo tenant could not start'), undefined),
       );
     await app.listen({ host: config.host, port: config.port });

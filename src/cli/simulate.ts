@@ -82,7 +82,8 @@ export async function simulateCommand(argv: string[], config: Config): Promise<n
       };
       const creds = await auth.createToken(principal, 'api', 'simulator');
       try {
-        return await run(injectTransport(app, creds), traffic, duration, topology, seed);
+        // In process the simulator is the switch of this data directory: it records answered calls into RECORDINGS_DIR.
+        return await run(injectTransport(app, creds), traffic, duration, topology, seed, config.recordingsDir);
       } finally {
         await auth.revokeToken(principal, creds.token).catch(() => undefined);
       }
@@ -100,10 +101,11 @@ async function run(
   duration: number | undefined,
   topology: Topology | undefined,
   seed: number | undefined,
+  recordingsDir?: string,
 ): Promise<number> {
   let prepared;
   try {
-    prepared = await prepareSimulation({ transport, clock: systemClock, traffic, topology, seed });
+    prepared = await prepareSimulation({ transport, clock: systemClock, traffic, topology, seed, ...(recordingsDir !== undefined ? { recordingsDir } : {}) });
   } catch (err) {
     console.error(`cannot start the simulation: ${(err as Error).message}`);
     return 1;

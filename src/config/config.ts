@@ -5,6 +5,8 @@ export interface Config {
   host: string;
   port: number;
   dataDir: string;
+  /** Where recordings live (`call.recording` paths are relative to it); default DATA_DIR/recordings. */
+  recordingsDir: string;
   /** postgres://… selects PostgreSQL; undefined selects the embedded SQLite database. */
   databaseUrl: string | undefined;
   adminUsername: string | undefined;
@@ -62,10 +64,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('CALLCENTER_ADMIN_PASSWORD', '<hidden>', 'at least 8 characters');
   }
   const host = env.HOST?.trim() || '127.0.0.1';
+  const dataDir = path.resolve(env.DATA_DIR?.trim() || './data');
   return {
     host,
     port: integer(env, 'PORT', 8080, 0, 65535),
-    dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
+    dataDir,
+    recordingsDir: path.resolve(dataDir, env.RECORDINGS_DIR?.trim() || 'recordings'),
     databaseUrl,
     adminUsername,
     adminPassword,

@@ -22,6 +22,8 @@ export async function startDemo(
   accounts: AccountService,
   clock: Clock,
   log: FastifyBaseLogger,
+  /** RECORDINGS_DIR: the simulated calls' recordings are written there (and reported), so call reports have playable audio. */
+  recordingsDir?: string,
 ): Promise<{ runner: SimulationRunner; stop: () => Promise<void> }> {
   const creds = demoCredentials();
   const report = await seedDemo(app, accounts, clock, creds);
@@ -34,6 +36,7 @@ export async function startDemo(
     clock,
     traffic: DEMO_TRAFFIC,
     warmupSecs: DEMO_WARMUP_SECS,
+    ...(recordingsDir !== undefined ? { recordingsDir } : {}),
   });
   await runner.tick();
   runner.start(500);

@@ -2,6 +2,7 @@ import type { Operation } from '../http/operation.js';
 import { accountOperations } from './account/account.routes.js';
 import { agentOperations } from './agent/agent.routes.js';
 import { analysisOperations } from './analysis/analysis.routes.js';
+import { callReportOperations } from './callreport/callreport.routes.js';
 import { authOperations } from './auth/auth.routes.js';
 import { didOperations } from './did/did.routes.js';
 import { directoryOperations } from './directory/directory.routes.js';
@@ -45,6 +46,12 @@ export const MODULE_TAGS: ReadonlyArray<{ name: string; description: string }> =
       'What switch connectors read: the names they map queues and members with (`switch/config`) and the live state they reconcile with (`switch/state`). See docs/asterisk.md.',
   },
   { name: 'analysis', description: 'Hit and call counters over the call history, per agent, group, DID or campaign (docs/metrics.md).' },
+  {
+    name: 'CallReport',
+    description:
+      'Finished calls in the push-report shape (list, detail, CSV export) and their recordings (`GET /api/v2/recording/directstream/…`). ' +
+      'See docs/crm-integration.md.',
+  },
 ];
 
 /** Every module's operations, given the process's services. A new module adds one line here. */
@@ -63,5 +70,6 @@ export function allOperations(s: Services): Operation[] {
     ...queueOperations(s),
     ...routingOperations(s),
     ...switchOperations(s),
+    ...callReportOperations(s),
   ];
 }

@@ -6,6 +6,7 @@ import { AgentService } from './agent/agent.service.js';
 import { AnalysisService } from './analysis/analysis.service.js';
 import { RollupSink } from './analysis/rollup/rollup-sink.js';
 import { CallHistoryService } from './calls/call-history.service.js';
+import { CallReportService } from './callreport/callreport.service.js';
 import { DidService } from './did/did.service.js';
 import { BlacklistService } from './directory/blacklist.service.js';
 import { ContactService } from './directory/contact.service.js';
@@ -52,6 +53,7 @@ export function buildServices(ctx: AppContext) {
   const queue = new QueueService(ctx, { liveState, history, events, live });
   const routing = new RoutingService(directory, liveState, dids, groups);
   const switches = new SwitchService(db, { clock, agents, groups, dids, liveState, events });
+  const callReports = new CallReportService({ db, clock, recordingsDir: config.recordingsDir, accounts, agents, history });
   return {
     auth,
     accounts,
@@ -74,6 +76,7 @@ export function buildServices(ctx: AppContext) {
     queue,
     routing,
     switches,
+    callReports,
   };
 }
 

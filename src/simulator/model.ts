@@ -1,4 +1,5 @@
 import { ModelState, type Action, type Call } from './model-state.js';
+import { recordingPathFor } from './recording-path.js';
 import type { RouteDecision, RouteRequest, SimEvent, TrafficConfig } from './types.js';
 
 export type { TrafficStats } from './model-state.js';
@@ -224,6 +225,7 @@ export class TrafficModel extends ModelState {
 
   private hangUp(call: Call): void {
     const agentId = call.agent!;
+    if (this.cfg.recordings) this.emit({ type: 'call.recording', callId: call.id, agentId, path: recordingPathFor(call.id, this.now) });
     this.end(call, 'completed');
     const agent = this.agents.get(agentId)!;
     agent.state = 'wrapup';

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { TrafficModel } from './model.js';
+import type { RecordingWriter } from './recordings.js';
 import type { Transport } from './transport.js';
 import type { RouteDecision, RouteRequest, SimEvent } from './types.js';
 
@@ -40,6 +41,8 @@ export class SimulationRunner {
     readonly model: TrafficModel,
     private readonly transport: Transport,
     private readonly clock: Clock,
+    /** Writes the files of `call.recording` events before they are reported (none: recordings are only reported). */
+    private readonly recorder?: RecordingWriter,
   ) {}
 
   private nowSecs(): number {
@@ -140,6 +143,7 @@ export class SimulationRunner {
     for (let i = 0; i < events.length; i += BATCH) {
       const batch = events.slice(i, i + BATCH);
       try {
+        if (this.recorder) for (const e of batch) if (e.type === 'call.recording') await this.recorder.write(e.path!, e.agentId);
         const res = await this.transport.post('events/ingest', { events: batch });
         if (res.status !== 'success') throw new Error(`events/ingest ${res.code}: ${res.message ?? ''}`);
         const data = res.data as { accepted: number; duplicates: number; errors: { index: number; code: number; message: string }[] };

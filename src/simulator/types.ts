@@ -15,7 +15,8 @@ export interface SimEvent {
     | 'call.answered'
     | 'call.hold'
     | 'call.unhold'
-    | 'call.ended';
+    | 'call.ended'
+    | 'call.recording';
   /** Unix seconds, fractional. */
   ts: number;
   callId?: string;
@@ -29,6 +30,8 @@ export interface SimEvent {
   reason?: string;
   loginType?: 'Web' | 'Mobile' | 'SIP';
   sipStatus?: string;
+  /** call.recording: the file, relative to the recordings directory. */
+  path?: string;
 }
 
 /** What `route/decide` answers, as far as the simulator uses it. */
@@ -90,6 +93,8 @@ export interface TrafficConfig {
   /** Breaks per logged-in agent and hour, and their mean length. */
   breaksPerHour: number;
   breakSecs: number;
+  /** Answered calls are recorded: `call.recording` before `call.ended` (the runner writes the file). */
+  recordings: boolean;
 }
 
 export const DEFAULT_TRAFFIC: Omit<TrafficConfig, 'routes' | 'groups' | 'callers'> = {
@@ -112,6 +117,7 @@ export const DEFAULT_TRAFFIC: Omit<TrafficConfig, 'routes' | 'groups' | 'callers
   ghostShare: 0.04,
   breaksPerHour: 1,
   breakSecs: 300,
+  recordings: false,
 };
 
 export const BREAK_REASONS = ['Lunch', 'Tea', 'Meeting', 'Training'] as const;

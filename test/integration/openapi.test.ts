@@ -85,7 +85,12 @@ describe('OpenAPI document', () => {
   it('lists the operations as POST /api/v2/<module>/<operation> (and the stream) with unique operation ids', () => {
     expect(operations.length).toBeGreaterThanOrEqual(7);
     for (const [key] of posts()) expect(key).toMatch(/^POST \/api\/v2\/[A-Za-z]+\/[A-Za-z]+$/);
-    expect(operations.map(([key]) => key).filter((k) => !k.startsWith('POST '))).toEqual(['GET /api/v2/stream']);
+    expect(
+      operations
+        .map(([key]) => key)
+        .filter((k) => !k.startsWith('POST '))
+        .sort(),
+    ).toEqual(['GET /api/v2/CallReport/export', 'GET /api/v2/recording/directstream/{*}', 'GET /api/v2/stream']);
     const ids = operations.map(([, op]) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -141,12 +146,18 @@ describe('OpenAPI document', () => {
     for (const s of Object.values(schemes)) expect(s.description).toBeTruthy();
     for (const [key, op] of operations) {
       expect(op.security, key).toBeDefined();
-      if (key === 'POST /api/v2/auth/login') expect(op.security).toEqual([]);
+      // auth/login takes no credentials; a recording's directstream URL carries its own signed token (an <audio> element sends nothing else).
+      if (key === 'POST /api/v2/auth/login' || key === 'GET /api/v2/recording/directstream/{*}') expect(op.security).toEqual([]);
       else expect(op.security, key).toContainEqual({ userId: [], token: [] });
       for (const requirement of op.security!) for (const name of Object.keys(requirement)) expect(schemes[name], `${key}: ${name}`).toBeDefined();
     }
-    // Only the stream reads the Authorization header.
-    expect(operations.filter(([, op]) => op.security!.some((r) => 'bearer' in r)).map(([key]) => key)).toEqual(['GET /api/v2/stream']);
+    // Only the GETs (the stream, the CSV export) read the Authorization header.
+    expect(
+      operations
+        .filter(([, op]) => op.security!.some((r) => 'bearer' in r))
+        .map(([key]) => key)
+        .sort(),
+    ).toEqual(['GET /api/v2/CallReport/export', 'GET /api/v2/stream']);
   });
 
   it('lists a described tag per module, and tags every operation with one of them', () => {

@@ -1,5 +1,6 @@
 import { GENERAL } from '../../errors/catalogue.js';
 import { isMilliseconds, secondsExpected } from '../../time/unix.js';
+import { recordingPath } from '../calls/recording-path.js';
 
 /** Telephony events as accepted by events/ingest (docs/events.md §1). */
 export const EVENT_TYPES = [
@@ -17,6 +18,7 @@ export const EVENT_TYPES = [
   'call.hold',
   'call.unhold',
   'call.ended',
+  'call.recording',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 const KNOWN = new Set<string>(EVENT_TYPES);
@@ -36,6 +38,8 @@ export interface TelephonyEvent {
   reason?: string;
   loginType?: string;
   sipStatus?: string;
+  /** call.recording: the file, relative to RECORDINGS_DIR. */
+  path?: string;
 }
 
 /** A rejection: [code, message]. */
@@ -115,6 +119,11 @@ export function parseEvent(raw: unknown): TelephonyEvent | Rejection {
   if (r.loginType !== undefined && r.loginType !== null) {
     if (typeof r.loginType !== 'string' || !LOGIN_TYPES.has(r.loginType)) return [1000, 'Invalid parameter: loginType must be Web, Mobile or SIP'];
     ev.loginType = r.loginType;
+  }
+  if (type === 'call.recording') {
+    const path = recordingPath(r.path);
+    if (path === undefined) return [1000, 'Invalid parameter: path must be a relative path of segments [A-Za-z0-9._-] (no . or ..), at most 512 characters'];
+    ev.path = path;
   }
   if (type === 'agent.sip' && ev.sipStatus === undefined) return [1000, 'Invalid parameter: sipStatus is required for agent.sip'];
   if (type === 'call.ended' && ev.reason !== undefined && !['completed', 'abandoned', 'failed'].includes(ev.reason)) {

@@ -15,10 +15,11 @@ interface Asset {
 
 /**
  * The page talks only to this origin; no inline script, no third-party
- * resources. `connect-src 'self'` covers the API calls and the event stream.
+ * resources. `connect-src 'self'` covers the API calls and the event stream,
+ * `media-src 'self'` the recordings the calls page plays.
  */
 const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; media-src 'self'; " +
   "form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
 function asset(body: string, type: string): Asset {
@@ -31,9 +32,9 @@ function asset(body: string, type: string): Asset {
  * serves the wallboard after `npm install && npm start`. esbuild already
  * ships with tsx, which runs the server; bundling takes some tens of ms.
  */
-async function bundleScript(): Promise<Asset> {
+async function bundleScript(entry = 'main.ts'): Promise<Asset> {
   const result = await build({
-    entryPoints: [`${WEB_DIR}src/main.ts`],
+    entryPoints: [`${WEB_DIR}src/${entry}`],
     bundle: true,
     write: false,
     format: 'esm',
@@ -49,7 +50,7 @@ async function readAsset(name: string, type: string): Promise<Asset> {
   return asset(await readFile(`${WEB_DIR}${name}`, 'utf8'), type);
 }
 
-/** Serves GET /wallboard (page), /wallboard/app.js and /wallboard/wallboard.css. Hidden from the API docs. */
+/** Serves GET /wallboard (page), /wallboard/app.js, /wallboard/wallboard.css and the calls page (/wallboard/calls, calls.js). Hidden from the API docs. */
 export function installWallboard(app: FastifyInstance): void {
   // Built lazily on first request and cached; a failed build is retried on the next request.
   const cache = new Map<string, Promise<Asset>>();
@@ -72,7 +73,10 @@ export function installWallboard(app: FastifyInstance): void {
 
   const routes: Array<[string, () => Promise<Asset>]> = [
     ['/wallboard', () => readAsset('index.html', 'text/html; charset=utf-8')],
-    ['/wallboard/app.js', bundleScript],
+    ['/wallboard/app.js', () => bundleScript()],
+    // The latest calls with their recordings (CallReport/list, directstream): docs/crm-integration.md.
+    ['/wallboard/calls', () => readAsset('calls.html', 'text/html; charset=utf-8')],
+    ['/wallboard/calls.js', () => bundleScript('calls.ts')],
     ['/wallboard/wallboard.css', () => readAsset('wallboard.css', 'text/css; charset=utf-8')],
   ];
   for (const [url, make] of routes) {

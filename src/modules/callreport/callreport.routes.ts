@@ -1,0 +1,155 @@
+import { Readable } from 'node:stream';
+import { createReadStream } from 'node:fs';
+import { stringify } from 'csv-stringify';
+import parseRange from 'range-parser';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AuthService } from '../../auth/auth.service.js';
+import { credentialsFromQuery } from '../../auth/credentials.js';
+import type { Principal } from '../../auth/principal.js';
+import { AppError } from '../../errors/catalogue.js';
+import { defineOperation } from '../../http/operation.js';
+import { DetailReportBody, DetailReportResponse, ListReportsBody, ListReportsResponse } from './callreport.schemas.js';
+import type { CallReportService, ReportListInput } from './callreport.service.js';
+import { EXPORT_SCHEMA, DIRECTSTREAM_SCHEMA, EXAMPLE_REPORT } from './callreport.openapi.js';
+import { SCALAR_FIELDS, type PushReport } from './report.js';
+
+export function callReportOperations({ callReports }: { callReports: CallReportService }) {
+  return [
+    defineOperation({
+      module: 'CallReport',
+      name: 'list',
+      summary: 'Finished calls in the push-report shape, newest first, with filters and cursor paging',
+      permission: 'analysis.view',
+      body: ListReportsBody,
+      response: ListReportsResponse,
+      errors: [1000, 1001, 1014, 1015, 1047],
+      examples: {
+        request: { from: '11-24-2026 00:00:00', cType: 'IBD', limit: 1 },
+        response: { data: [EXAMPLE_REPORT], nextCursor: 'WzE3NjQwMDAwMDAsImMtMSJd' },
+      },
+      async handler({ principal, body }) {
+        return callReports.list(principal.accountId, body);
+      },
+    }),
+    defineOperation({
+      module: 'CallReport',
+      name: 'detail',
+      summary: 'One call\'s report; with rType ["rcrd"] also its recordings\' directstream references (rcrdAr)',
+      permission: 'analysis.view',
+      body: DetailReportBody,
+      response: DetailReportResponse,
+      errors: [1000, 1012, 1014, 1015, 1047],
+      examples: {
+        request: { clId: 'c-1', rType: ['rcrd'] },
+        response: { data: { ...EXAMPLE_REPORT, rcrdAr: [{ ndId: '#2', rcrd: 'mi5bq0.Q2FsbFJlcG9ydCBleGFtcGxlIHRva2VuIHNpZ25hdHVyZTAx*2026*11*24*c-1.wav' }] } },
+      },
+      async handler({ principal, body }) {
+        const callId = body.clId ?? body.callId;
+        if (callId === undefined) throw new AppError(1000, 'Invalid parameter: clId (or callId) is required');
+        const rType = body.rType === undefined ? [] : Array.isArray(body.rType) ? body.rType : body.rType.split(',');
+        return {
+          data: await callReports.detail(
+            principal.accountId,
+            callId,
+            rType.some((t) => t.trim() === 'rcrd'),
+          ),
+        };
+      },
+    }),
+  ];
+}
+
+function deny(reply: FastifyReply, http: number, code: number, message: string) {
+  return reply
+    .code(http)
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(JSON.stringify({ status: 'error', code, message }));
+}
+
+/** The CSV cell of a scalar report field: null as an empty cell. */
+function csvRow(r: PushReport): Array<string | number> {
+  return SCALAR_FIELDS.map((f) => {
+    const v = r[f];
+    return v === null ? '' : (v as string | number);
+  });
+}
+
+/**
+ * GET /api/v2/CallReport/export (CSV) and GET /api/v2/recording/directstream/…:
+ * plain GETs, so a browser link or an `<audio>` element can use them. The
+ * schemas only document; credentials and paths are checked here.
+ */
+export function registerCallReportRoutes(app: FastifyInstance, auth: AuthService, callReports: CallReportService): void {
+  const plain = { validatorCompiler: () => () => true, serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
+
+  app.get('/api/v2/CallReport/export', { ...plain, schema: EXPORT_SCHEMA }, async (request, reply) => {
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    let principal: Principal;
+    try {
+      principal = await auth.resolve(credentialsFromQuery(query, request.headers.authorization));
+    } catch (err) {
+      if (err instanceof AppError) return deny(reply, 401, 1014, 'Invalid token');
+      throw err;
+    }
+    if (principal.kind === 'switch' || !principal.permissions.has('analysis.view'))
+      return deny(reply, 403, 1015, 'Permission denied: missing permission analysis.view');
+    const input: ReportListInput = {};
+    for (const k of ['from', 'to', 'agentId', 'groupId', 'did', 'caller', 'callStatus', 'cType'] as const) {
+      if (typeof query[k] === 'string') input[k] = query[k];
+    }
+    // Filters are checked before the first byte, so a bad one is an envelope, not a broken CSV.
+    const pages = callReports.all(principal.accountId, input);
+    let first: IteratorResult<PushReport[]>;
+    try {
+      first = await pages.next();
+    } catch (err) {
+      if (err instanceof AppError) return deny(reply, 400, err.code, err.message);
+      throw err;
+    }
+    async function* rows() {
+      if (first.done) return;
+      for (const r of first.value) yield csvRow(r);
+      for await (const page of pages) for (const r of page) yield csvRow(r);
+    }
+    // Readable.from pulls a page only when csv-stringify wants more: the export's memory is one page, whatever the calls.
+    const csv = Readable.from(rows()).pipe(stringify({ header: true, columns: [...SCALAR_FIELDS], record_delimiter: '\r\n' }));
+    return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="call-reports.csv"').send(csv);
+  });
+
+  app.get('/api/v2/recording/directstream/*', { ...plain, schema: DIRECTSTREAM_SCHEMA }, async (request, reply) => {
+    // The raw URL, not Fastify's decoded parameter: every segment is decoded once here and checked as it is.
+    const raw = (request.raw.url ?? '').split('?')[0]!;
+    const tail = raw.slice(raw.toLowerCase().indexOf('/directstream/') + '/directstream/'.length);
+    const [token = '', ...encoded] = tail.split('/');
+    let segments: string[];
+    try {
+      segments = encoded.map((s) => decodeURIComponent(s));
+    } catch {
+      segments = ['..'];
+    }
+    const found = await callReports.recording(token, segments.join('/'));
+    if (found === 'forbidden') return deny(reply, 403, 1015, 'Permission denied: missing, bad or expired recording token');
+    if (found === null) return deny(reply, 404, 1012, 'No data found: no such recording');
+    reply.header('content-type', found.type).header('accept-ranges', 'bytes').header('cache-control', 'private, max-age=3600');
+    const header = request.headers.range;
+    if (header === undefined) return reply.header('content-length', found.size).send(createReadStream(found.file));
+    const ranges = parseRange(found.size, header, { combine: true });
+    // A malformed header, another unit or several ranges: the whole file (RFC 9110 lets a server ignore Range).
+    if (ranges === -2 || (ranges !== -1 && (ranges.type !== 'bytes' || ranges.length !== 1))) {
+      return reply.header('content-length', found.size).send(createReadStream(found.file));
+    }
+    if (ranges === -1) {
+      return reply
+        .code(416)
+        .header('content-range', `bytes */${found.size}`)
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(JSON.stringify({ status: 'error', code: 1001, message: 'Invalid data type or value: range not satisfiable' }));
+    }
+    const { start, end } = ranges[0]!;
+    return reply
+      .code(206)
+      .header('content-range', `bytes ${start}-${end}/${found.size}`)
+      .header('content-length', end - start + 1)
+      .send(createReadStream(found.file, { start, end }));
+  });
+}
