@@ -126,5 +126,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     registerOperation(app, op, { auth, limiter, validateResponses: opts.validateResponses ?? false });
   }
   registerStream(app, ctx, services.liveState, { observer: metrics.stream });
+  // The outbox is sent from the moment the app is ready (after migrations) until it closes.
+  app.addHook('onReady', async () => services.webhookWorker.start());
+  app.addHook('onClose', async () => {
+    await services.webhookWorker.stop();
+    await services.webhookHttp.close();
+  });
   return { app, ctx, services };
 }

@@ -15,6 +15,7 @@ export const PERMISSIONS = [
   'analysis.view',
   'queue.view',
   'queue.takeover',
+  'webhook.manage',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -19,6 +19,10 @@ export interface Config {
   pgPoolSize: number;
   /** Memory for analysis answers of past days (src/modules/analysis/day-cache/day-cache.ts), in bytes; 0 disables. */
   analysisCacheBytes: number;
+  /** WEBHOOK_ALLOW_PRIVATE=1: webhooks may target loopback/private/link-local addresses (on-premise CRMs, tests). */
+  webhookAllowPrivate: boolean;
+  /** Timeout of a webhook request (verification and delivery); 10 s (PRODUCT.md §9), shorter only in tests. */
+  webhookTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -76,5 +80,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: 1024 * 1024,
     pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 200),
     analysisCacheBytes: integer(env, 'ANALYSIS_CACHE_MB', 32, 0, 65_536) * 2 ** 20,
+    webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    webhookTimeoutMs: 10_000,
   };
 }

@@ -12,6 +12,7 @@ import { queueOperations } from './queue/queue.routes.js';
 import { roleOperations } from './role/role.routes.js';
 import { routingOperations } from './routing/routing.routes.js';
 import type { Services } from './services.js';
+import { webhookOperations } from './webhook/webhook.routes.js';
 
 /**
  * The OpenAPI document's tags, in the order the docs list them: one per
@@ -38,6 +39,12 @@ export const MODULE_TAGS: ReadonlyArray<{ name: string; description: string }> =
   { name: 'queue', description: 'Live queue statistics and live calls over a trailing window; supervisor call takeover.' },
   { name: 'route', description: 'What the switch asks before routing an inbound call: blocked, DNC status, sticky agent.' },
   { name: 'analysis', description: 'Hit and call counters over the call history, per agent, group, DID or campaign (docs/metrics.md).' },
+  {
+    name: 'webhook',
+    description:
+      'Push reports: one signed POST per ended call to each matching, verified subscription (Standard Webhooks headers), with retries, ' +
+      'a delivery log and redelivery. See docs/webhooks.md.',
+  },
 ];
 
 /** Every module's operations, given the process's services. A new module adds one line here. */
@@ -55,5 +62,6 @@ export function allOperations(s: Services): Operation[] {
     ...liveOperations(s),
     ...queueOperations(s),
     ...routingOperations(s),
+    ...webhookOperations(s),
   ];
 }
