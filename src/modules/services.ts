@@ -7,6 +7,7 @@ import { AnalysisService } from './analysis/analysis.service.js';
 import { RollupSink } from './analysis/rollup/rollup-sink.js';
 import { CallHistoryService } from './calls/call-history.service.js';
 import { allSinks } from './calls/call-record-sink.js';
+import { CallReportService } from './callreport/callreport.service.js';
 import { DidService } from './did/did.service.js';
 import { BlacklistService } from './directory/blacklist.service.js';
 import { ContactService } from './directory/contact.service.js';
@@ -21,7 +22,6 @@ import { QueueService } from './queue/queue.service.js';
 import { RoleService } from './role/role.service.js';
 import { RoutingService } from './routing/routing.service.js';
 import { DeliveryWorker } from './webhook/delivery.worker.js';
-import { interimReports } from './webhook/interim-report.js';
 import { WebhookHttp } from './webhook/webhook-http.js';
 import { WebhookSink } from './webhook/webhook-sink.js';
 import { WebhookService } from './webhook/webhook.service.js';
@@ -57,8 +57,9 @@ export function buildServices(ctx: AppContext) {
   const live = new LiveService(ctx, { accounts, groups, liveState });
   const queue = new QueueService(ctx, { liveState, history, events, live });
   const routing = new RoutingService(directory, liveState, dids, groups);
+  const callReports = new CallReportService({ accounts, agents, history });
   const webhookHttp = new WebhookHttp(config.webhookAllowPrivate, config.webhookTimeoutMs);
-  const webhookWorker = new DeliveryWorker(db, clock, ctx.log, webhookHttp, interimReports(db, history), {
+  const webhookWorker = new DeliveryWorker(db, clock, ctx.log, webhookHttp, callReports, {
     batch: 64,
     leaseMs: config.webhookTimeoutMs + 5_000,
     pollMs: 500,
@@ -86,6 +87,7 @@ export function buildServices(ctx: AppContext) {
     live,
     queue,
     routing,
+    callReports,
     webhookHttp,
     webhookWorker,
     webhooks,

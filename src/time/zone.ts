@@ -90,6 +90,13 @@ export function wallLabel(wallSec: number, display: 'date' | 'hour' | 'month'): 
   return `${ymd} ${pad(d.getUTCHours())}:00`;
 }
 
+/** `YYYY-MM-DD HH:MM:SS` of a Unix time in the account's zone (whole seconds, truncated): call reports. */
+export function localDateTime(utcSec: number, tz: string): string {
+  const t = Math.floor(utcSec);
+  const d = new Date((t + offsetSeconds(tz, t)) * 1000);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+}
+
 export interface LocalDay {
   /** YYYY-MM-DD */
   key: string;

@@ -104,6 +104,12 @@ export class AgentRepository {
     return this.t.all<AgentRow>(`SELECT ${COLUMNS} ${FROM} WHERE a.account_id = $1 AND a.is_deleted = 0 AND a.id IN (${inList(ids, 2)})`, ids);
   }
 
+  /** Phones of the given agents, deleted ones included (call reports name who took past calls). */
+  phones(ids: number[]) {
+    if (ids.length === 0) return Promise.resolve([] as Array<{ id: number; phone: string }>);
+    return this.t.all<{ id: number; phone: string }>(`SELECT id, phone FROM agents WHERE account_id = $1 AND id IN (${inList(ids, 2)})`, ids);
+  }
+
   /** Group mappings of the given agents. */
   groupsOf(agentIds: number[]) {
     if (agentIds.length === 0) return Promise.resolve([]);

@@ -56,6 +56,12 @@ export class AgentService {
     return this.repo(accountId).find(agentId);
   }
 
+  /** Phones by agent id (deleted agents included), read with `q` (a transaction) or the database. */
+  async phones(accountId: number, ids: number[], q?: Queryable): Promise<Map<number, string>> {
+    const rows = await this.repo(accountId, q ?? this.db).phones(ids);
+    return new Map(rows.map((r) => [Number(r.id), r.phone]));
+  }
+
   inGroup(accountId: number, agentId: number, groupId: number): Promise<boolean> {
     return this.repo(accountId).inGroup(agentId, groupId);
   }

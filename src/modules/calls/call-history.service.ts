@@ -2,7 +2,7 @@ import { tenant } from '../../db/tenant.js';
 import type { Queryable } from '../../db/types.js';
 import { CallHistoryRepository } from './call-history.repository.js';
 import type { CallRecordSink } from './call-record-sink.js';
-import type { CallRecord } from './call-record.js';
+import type { CallPageFilter, CallRecord, CallRecording } from './call-record.js';
 
 /**
  * The one writer of the call history (`calls` + `call_hits`): ingest, late
@@ -34,6 +34,30 @@ export class CallHistoryService {
   /** Stored finished calls (to correct them with a late event), inside the caller's transaction. */
   load(tx: Queryable, accountId: number, callIds: string[]) {
     return new CallHistoryRepository(tenant(tx, accountId)).load(callIds);
+  }
+
+  /** Recordings the switch reported (`call.recording`), for live or finished calls, in the caller's transaction. */
+  async addRecordings(tx: Queryable, accountId: number, rows: Array<CallRecording & { callId: string }>): Promise<void> {
+    if (rows.length === 0) return;
+    await new CallHistoryRepository(tenant(tx, accountId)).insertRecordings(rows);
+  }
+
+  /** Finished calls with their hits, legs and recordings (call reports); `q` a transaction or the database. */
+  async withRecordings(q: Queryable | null, accountId: number, callIds: string[]): Promise<Array<{ record: CallRecord; recordings: CallRecording[] }>> {
+    const repo = new CallHistoryRepository(tenant(q ?? this.db, accountId));
+    const records = await repo.load(callIds);
+    const recordings = await repo.recordings([...records.keys()]);
+    const out: Array<{ record: CallRecord; recordings: CallRecording[] }> = [];
+    for (const id of callIds) {
+      const record = records.get(id);
+      if (record) out.push({ record, recordings: recordings.get(id) ?? [] });
+    }
+    return out;
+  }
+
+  /** One page of finished calls, newest queued first. */
+  page(q: Queryable | null, accountId: number, filter: CallPageFilter) {
+    return new CallHistoryRepository(tenant(q ?? this.db, accountId)).page(filter);
   }
 
   recentSince(accountId: number, since: number) {

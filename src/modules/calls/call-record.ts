@@ -13,6 +13,31 @@ export interface CallHit {
   answered: boolean;
 }
 
+/**
+ * One connection of an agent to the caller (a call report's answered leg):
+ * an answered offer (`hitSeq` its hit) or a takeover (`hitSeq` null). A leg
+ * ends when the call ends or another agent takes it over.
+ */
+export interface CallLeg {
+  /** 0-based order of the leg within the call. */
+  seq: number;
+  agentId: number;
+  hitSeq: number | null;
+  answerAt: number;
+  answerEnd: number;
+  /** Customer-on-hold seconds within this leg. */
+  holdSecs: number;
+}
+
+/** A recording the switch reported for a call (`call.recording`); `path` is relative to RECORDINGS_DIR. */
+export interface CallRecording {
+  /** The event's sequence number: orders a call's recordings. */
+  seq: number;
+  agentId: number | null;
+  path: string;
+  at: number;
+}
+
 export type CallOutcome = 'completed' | 'abandoned' | 'failed';
 
 export interface CallRecord {
@@ -38,6 +63,10 @@ export interface CallRecord {
   waitSecs: number;
   outcome: CallOutcome;
   hits: CallHit[];
+  /** The `reason` of `call.ended` as given (null when none); absent on records written before call reports. */
+  endReason?: string | null;
+  /** The connected legs in order (call reports); absent: none stored. */
+  legs?: CallLeg[];
 }
 
 /** A finished call of the trailing queue window (queue/count, queue/list). */
@@ -55,4 +84,23 @@ export interface RecentCallRow {
   outcome: string;
   /** The last agent it was offered to. */
   last_agent: number | null;
+}
+
+/** A page of the call history (CallReport/list and its export): newest queued first, after the cursor. */
+export interface CallPageFilter {
+  /** Queued time range, Unix seconds, inclusive. */
+  from?: number;
+  to?: number;
+  /** Calls offered to (or taken over by) this agent. */
+  agentId?: number;
+  groupId?: number;
+  did?: string;
+  caller?: string;
+  /** Report callStatus: 0 failed, 1 ended before any offer, 2 offered but never answered, 3 answered. */
+  status?: 0 | 1 | 2 | 3;
+  /** Only these directions (the report's cType, mapped by the caller). */
+  directions?: string[];
+  /** The last row of the previous page. */
+  after?: { queuedAt: number; callId: string };
+  limit: number;
 }

@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   'call.hold',
   'call.unhold',
   'call.ended',
+  'call.recording',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 const KNOWN = new Set<string>(EVENT_TYPES);
@@ -36,6 +37,8 @@ export interface TelephonyEvent {
   reason?: string;
   loginType?: string;
   sipStatus?: string;
+  /** call.recording: the file, relative to RECORDINGS_DIR. */
+  path?: string;
 }
 
 /** A rejection: [code, message]. */
@@ -64,6 +67,18 @@ function text(v: unknown, max = 128): string | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   if (typeof v === 'string' && v.length > 0 && v.length <= max) return v;
   return undefined;
+}
+
+/**
+ * A recording's path as the switch reports it, relative to RECORDINGS_DIR:
+ * `/`-separated segments of letters, digits, `.`, `_`, `-` (never `.` or
+ * `..`), so it can never leave the directory and its segments can be joined
+ * with `*` in a CallReport `rcrd` token.
+ */
+export function recordingPath(v: unknown): string | undefined {
+  if (typeof v !== 'string' || v.length === 0 || v.length > 512) return undefined;
+  const segments = v.split('/');
+  return segments.every((s) => /^[A-Za-z0-9._-]+$/.test(s) && s !== '.' && s !== '..') ? v : undefined;
 }
 
 /** Checks one raw event; answers the event or why it is rejected (the batch goes on). */
@@ -115,6 +130,11 @@ export function parseEvent(raw: unknown): TelephonyEvent | Rejection {
   if (r.loginType !== undefined && r.loginType !== null) {
     if (typeof r.loginType !== 'string' || !LOGIN_TYPES.has(r.loginType)) return [1000, 'Invalid parameter: loginType must be Web, Mobile or SIP'];
     ev.loginType = r.loginType;
+  }
+  if (type === 'call.recording') {
+    const path = recordingPath(r.path);
+    if (path === undefined) return [1000, 'Invalid parameter: path must be a relative path of segments [A-Za-z0-9._-] (no . or ..), at most 512 characters'];
+    ev.path = path;
   }
   if (type === 'agent.sip' && ev.sipStatus === undefined) return [1000, 'Invalid parameter: sipStatus is required for agent.sip'];
   if (type === 'call.ended' && ev.reason !== undefined && !['completed', 'abandoned', 'failed'].includes(ev.reason)) {

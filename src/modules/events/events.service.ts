@@ -43,6 +43,15 @@ function toRecord(accountId: number, e: EndedCall): CallRecord {
     waitSecs: Math.max(0, (c.answeredAt ?? e.endedAt) - c.queuedAt),
     outcome: e.outcome,
     hits: c.hits.map(([agentId, ringAt, ringSecs, answered], seq) => ({ seq, agentId, ringAt, ringSecs: ringSecs ?? 0, answered: answered === 1 })),
+    endReason: e.reason,
+    legs: c.legs.map(([agentId, hit, at, until, holdSecs], seq) => ({
+      seq,
+      agentId,
+      hitSeq: hit >= 0 ? hit : null,
+      answerAt: at,
+      answerEnd: until ?? e.endedAt,
+      holdSecs,
+    })),
   };
 }
 
@@ -173,6 +182,7 @@ export class EventsService {
       accountId,
       m.ended.map((e) => toRecord(accountId, e)),
     );
+    await this.history.addRecordings(tx, accountId, m.recordings);
     await repo.setSequence(last);
     const messages: Array<[string, unknown]> = [];
     for (const a of m.dirtyAgents.values()) messages.push(['agent', agentMessage(a)]);

@@ -5,7 +5,7 @@
  */
 import type { BulkColumn } from '../../db/bulk.js';
 import type { Param } from '../../db/types.js';
-import type { AgentLive, CallLive, HitTuple } from './live.types.js';
+import type { AgentLive, CallLive, HitTuple, LegTuple } from './live.types.js';
 
 /** Rows of live_agents / live_calls as stored (snake_case, 0/1 flags). */
 export interface AgentRow {
@@ -51,6 +51,7 @@ export interface CallRow {
   hits: string;
   last_ts: number;
   seq: number;
+  legs: string;
 }
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -99,6 +100,7 @@ export function callFromRow(r: CallRow): CallLive {
     holdAt: num(r.hold_at),
     holdSecs: Number(r.hold_secs),
     hits: JSON.parse(r.hits) as HitTuple[],
+    legs: JSON.parse(r.legs || '[]') as LegTuple[],
     lastTs: Number(r.last_ts),
     seq: Number(r.seq),
   };
@@ -147,6 +149,7 @@ export const CALL_COLUMNS: BulkColumn[] = [
   { name: 'hits', pg: 'text' },
   { name: 'last_ts', pg: 'double precision' },
   { name: 'seq', pg: 'bigint' },
+  { name: 'legs', pg: 'text' },
 ];
 
 export function agentRow(a: AgentLive): Record<string, Param> {
@@ -195,10 +198,11 @@ export function callRow(c: CallLive): Record<string, Param> {
     hits: JSON.stringify(c.hits),
     last_ts: c.lastTs,
     seq: c.seq,
+    legs: JSON.stringify(c.legs),
   };
 }
 
 export const AGENT_SELECT = `l.agent_id, l.logged_in, l.login_type, l.login_at, l.avail_since, l.break_reason, l.break_at, l.wrapup_at,
   l.ring_call, l.ring_at, l.call_id, l.call_at, l.sip_status, l.day_key, l.avail_secs, l.talk_secs, l.calls, l.last_ts, l.seq`;
 export const CALL_SELECT = `call_id, state, queued_at, group_id, did, caller, campaign_id, direction, retry_of, ring_agent, ring_at,
-  agent_id, answered_at, agent_since, on_hold, hold_at, hold_secs, hits, last_ts, seq`;
+  agent_id, answered_at, agent_since, on_hold, hold_at, hold_secs, hits, last_ts, seq, legs`;

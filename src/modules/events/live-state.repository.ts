@@ -87,7 +87,7 @@ export class LiveStateRepository {
     const rows = await this.t.all<CallRow & { ended: number }>(
       `SELECT 0 AS ended, ${CALL_SELECT} FROM live_calls WHERE account_id = $1 AND ${live.sql}
        UNION ALL
-       SELECT 1 AS ended, h.call_id, '', 0, NULL, NULL, NULL, NULL, '', NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, '[]', 0, 0
+       SELECT 1 AS ended, h.call_id, '', 0, NULL, NULL, NULL, NULL, '', NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, '[]', 0, 0, '[]'
        FROM calls h WHERE h.account_id = $1 AND ${done.sql}`,
       [live.param],
     );

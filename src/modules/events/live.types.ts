@@ -31,6 +31,13 @@ export interface AgentLive {
 /** One offer of a call to an agent: [agentId, ringAt, ringSecs or null while ringing, answered 0/1]. */
 export type HitTuple = [number, number, number | null, number];
 
+/**
+ * One connection of an agent to a live call: [agentId, hit index (-1: a
+ * takeover), connected at, left at or null while connected, hold seconds
+ * within it]. Becomes a CallLeg of the call history when the call ends.
+ */
+export type LegTuple = [number, number, number, number | null, number];
+
 export type CallState = 'queued' | 'ringing' | 'connected';
 
 export interface CallLive {
@@ -54,6 +61,7 @@ export interface CallLive {
   holdAt: number | null;
   holdSecs: number;
   hits: HitTuple[];
+  legs: LegTuple[];
   lastTs: number;
   seq: number;
 }
@@ -153,4 +161,6 @@ export interface EndedCall {
   call: CallLive;
   endedAt: number;
   outcome: CallOutcome;
+  /** The `reason` of call.ended as given (null when none). */
+  reason: string | null;
 }

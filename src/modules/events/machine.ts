@@ -1,4 +1,4 @@
-import type { CallOutcome } from '../calls/call-record.js';
+import type { CallOutcome, CallRecording } from '../calls/call-record.js';
 import type { Rejection, TelephonyEvent } from './event-types.js';
 import { localDay } from '../../time/zone.js';
 import { applyAgentEvent } from './agent-events.js';
@@ -27,6 +27,8 @@ export class LiveMachine {
   readonly dirtyCalls = new Map<string, CallLive>();
   readonly ended: EndedCall[] = [];
   readonly takeovers: Takeover[] = [];
+  /** Recordings reported by this batch (`call.recording`), for live and finished calls. */
+  readonly recordings: Array<CallRecording & { callId: string }> = [];
 
   constructor(
     private readonly tz: string,
@@ -114,6 +116,7 @@ export class LiveMachine {
         holdAt: null,
         holdSecs: 0,
         hits: [],
+        legs: [],
         lastTs: ev.ts,
         seq,
       };
@@ -121,6 +124,7 @@ export class LiveMachine {
       this.touchCall(c, ev.ts, seq);
       return null;
     }
+    if (ev.type === 'call.recording') return this.recording(ev, seq);
     if (ev.type === 'call.missed' && !this.calls.has(callId) && this.endedIds.has(callId)) {
       return this.late.missed(
         ev,
@@ -151,7 +155,7 @@ export class LiveMachine {
         if (c.state !== 'ringing' || c.ringAgent !== a.agentId) return [1524, `Invalid action: call ${callId} is not ringing agent ${a.agentId}`];
         const t = Math.max(ev.ts, c.lastTs, a.lastTs);
         this.closeRing(c, t, seq, true);
-        this.connect(c, a, t, seq);
+        this.connect(c, a, t, seq, c.hits.length - 1);
         return null;
       }
       case 'call.hold':
@@ -163,7 +167,7 @@ export class LiveMachine {
       case 'call.unhold': {
         if (!c.onHold) return [1524, `Invalid action: call ${callId} is not on hold`];
         const t = Math.max(ev.ts, c.lastTs);
-        c.holdSecs += t - (c.holdAt ?? t);
+        this.closeHold(c, t);
         c.onHold = false;
         c.holdAt = null;
         this.touchCall(c, t, seq);
@@ -174,6 +178,29 @@ export class LiveMachine {
       default:
         return [1001, `Invalid data type or value: type ${ev.type}`];
     }
+  }
+
+  /**
+   * `call.recording`: accepted for a live call and for one already ended (a
+   * switch often finishes writing the file after the hang-up); stored at once,
+   * apart from the live state, so it never changes a finished call's figures.
+   */
+  private recording(ev: TelephonyEvent, seq: number): Rejection | null {
+    const callId = ev.callId!;
+    if (!this.calls.has(callId) && !this.endedIds.has(callId)) return [1012, `No data found: call ${callId} was never queued`];
+    if (ev.agentId !== undefined && !this.agents.has(ev.agentId)) return [1509, `Invalid agent id: agent ${ev.agentId}`];
+    this.recordings.push({ callId, seq, agentId: ev.agentId ?? null, path: ev.path!, at: ev.ts });
+    return null;
+  }
+
+  /** Hold time up to `t` goes to the call and to the connected leg; an open hold carries on from `t`. */
+  private closeHold(c: CallLive, t: number): void {
+    if (!c.onHold) return;
+    const secs = Math.max(0, t - (c.holdAt ?? t));
+    c.holdSecs += secs;
+    const leg = c.legs[c.legs.length - 1];
+    if (leg && leg[3] === null) leg[4] += secs;
+    c.holdAt = t;
   }
 
   private ringing(c: CallLive, ev: TelephonyEvent, seq: number): Rejection | null {
@@ -216,7 +243,9 @@ export class LiveMachine {
     c.ringAt = null;
   }
 
-  connect(c: CallLive, a: AgentLive, t: number, seq: number): void {
+  /** Connects agent `a` at `t`; `hit` the answered offer's index, -1 for a takeover. */
+  connect(c: CallLive, a: AgentLive, t: number, seq: number, hit: number): void {
+    c.legs.push([a.agentId, hit, t, null, 0]);
     c.state = 'connected';
     c.agentId = a.agentId;
     c.answeredAt ??= t;
@@ -233,6 +262,9 @@ export class LiveMachine {
   release(c: CallLive, t: number, seq: number, wrapup: boolean): number | null {
     if (c.agentId === null) return null;
     const prev = c.agentId;
+    this.closeHold(c, t);
+    const leg = c.legs[c.legs.length - 1];
+    if (leg && leg[3] === null) leg[3] = t;
     const a = this.agent(prev);
     if (a && a.callId === c.callId) {
       this.mutateAgent(a, t, seq, (x) => {
@@ -249,19 +281,17 @@ export class LiveMachine {
     if (ev.reason === 'completed' && c.answeredAt === null) return [1524, `Invalid action: call ${c.callId} was never answered, it cannot complete`];
     const t = Math.max(ev.ts, c.lastTs, c.agentId !== null ? (this.agent(c.agentId)?.lastTs ?? 0) : 0);
     this.closeRing(c, t, seq, false);
-    if (c.onHold) {
-      c.holdSecs += t - (c.holdAt ?? t);
-      c.onHold = false;
-      c.holdAt = null;
-    }
     this.release(c, t, seq, false);
+    this.closeHold(c, t);
+    c.onHold = false;
+    c.holdAt = null;
     c.lastTs = t;
     c.seq = seq;
     this.calls.delete(c.callId);
     this.dirtyCalls.delete(c.callId);
     this.endedIds.add(c.callId);
     const outcome = (ev.reason as CallOutcome | undefined) ?? (c.answeredAt !== null ? 'completed' : 'abandoned');
-    this.ended.push({ call: c, endedAt: t, outcome });
+    this.ended.push({ call: c, endedAt: t, outcome, reason: ev.reason ?? null });
     return null;
   }
 }

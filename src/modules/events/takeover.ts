@@ -26,7 +26,7 @@ export function takeover(m: LiveMachine, callId: string, to: number, ts: number,
     x.ringCall = null;
     x.ringAt = null;
   });
-  m.connect(c, a, t, seq);
+  m.connect(c, a, t, seq, -1);
   const result: Takeover = { callId, from, to, caller: c.caller, ts: t, seq };
   m.takeovers.push(result);
   return result;

@@ -6,13 +6,12 @@ import type { Database } from '../../db/types.js';
 import { DeliveryQueueRepository, type ClaimedDelivery } from './delivery-queue.repository.js';
 import { nextAttemptAt, verdictOf } from './retry-schedule.js';
 import { messageId, sign } from './signature.js';
+import type { CallReportService } from '../callreport/callreport.service.js';
 import type { WebhookHttp } from './webhook-http.js';
 import { WebhookRepository } from './webhook.repository.js';
 
-/** Builds the push report of a finished call (null when the call is not in the history). */
-export interface ReportSource {
-  build(accountId: number, callId: string): Promise<object | null>;
-}
+/** The push report of a finished call (undefined when the call is not in the history): CallReportService. */
+export type ReportSource = Pick<CallReportService, 'report'>;
 
 export interface WorkerOptions {
   /** Deliveries claimed (and sent concurrently) at once. */
@@ -121,8 +120,9 @@ export class DeliveryWorker {
     }
     let body = d.payload;
     if (body === null) {
-      const report = await this.reports.build(d.account_id, d.call_id);
-      if (report === null) {
+      // Built from the call history once, here, off the ingest path; frozen so every retry sends the same body.
+      const report = await this.reports.report(null, d.account_id, d.call_id);
+      if (report === undefined) {
         const error = 'call not found in the history';
         await queue.finish(
           d.id,

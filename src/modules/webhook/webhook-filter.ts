@@ -1,4 +1,5 @@
 import type { CallRecord } from '../calls/call-record.js';
+import { callType } from '../callreport/call-type.js';
 
 /** A subscription's filter (PRODUCT.md §9): a report is sent when every given list contains the call's value. */
 export interface WebhookFilter {
@@ -6,11 +7,6 @@ export interface WebhookFilter {
   did?: string[];
   campaignId?: Array<string | number>;
   groupId?: number[];
-}
-
-/** The push report's `cType` of a finished call. */
-export function callType(r: Pick<CallRecord, 'direction'>): 'IBD' | 'OBD' {
-  return r.direction === 'outbound' ? 'OBD' : 'IBD';
 }
 
 /** Whether a finished call passes the filter. An empty or absent list does not restrict. */
