@@ -60,7 +60,7 @@ export function buildServices(ctx: AppContext) {
   const callReports = new CallReportService({ accounts, agents, history });
   const webhookHttp = new WebhookHttp(config.webhookAllowPrivate, config.webhookTimeoutMs);
   const webhookWorker = new DeliveryWorker(db, clock, ctx.log, webhookHttp, callReports, {
-    batch: 64,
+    batch: 200,
     leaseMs: config.webhookTimeoutMs + 5_000,
     pollMs: 500,
   });

@@ -3,15 +3,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
 import { tenant } from '../../db/tenant.js';
 import type { Database } from '../../db/types.js';
+import type { CallReportService } from '../callreport/callreport.service.js';
 import { DeliveryQueueRepository, type ClaimedDelivery } from './delivery-queue.repository.js';
 import { nextAttemptAt, verdictOf } from './retry-schedule.js';
 import { messageId, sign } from './signature.js';
-import type { CallReportService } from '../callreport/callreport.service.js';
-import type { WebhookHttp } from './webhook-http.js';
-import { WebhookRepository } from './webhook.repository.js';
+import type { HttpOutcome, WebhookHttp } from './webhook-http.js';
+import { WebhookRepository, type DeliveryStatus, type WebhookRow } from './webhook.repository.js';
 
-/** The push report of a finished call (undefined when the call is not in the history): CallReportService. */
-export type ReportSource = Pick<CallReportService, 'report'>;
+/** The push reports of finished calls (unknown calls left out): CallReportService. */
+export type ReportSource = Pick<CallReportService, 'reports'>;
 
 export interface WorkerOptions {
   /** Deliveries claimed (and sent concurrently) at once. */
@@ -24,13 +24,34 @@ export interface WorkerOptions {
 
 /** An unverified subscription's deliveries wait this long before they are looked at again. */
 const UNVERIFIED_WAIT_MS = 60_000;
+/** After a nudge, wait this long so one round takes the deliveries of several ingest batches. */
+const NUDGE_DELAY_MS = 20;
+
+interface Attempt {
+  at: number;
+  httpStatus: number | null;
+  durationMs: number;
+  error: string | null;
+  response: string | null;
+}
+
+/** What a round decided for one claimed delivery. */
+interface Outcome {
+  d: ClaimedDelivery;
+  attempt: Attempt | null;
+  next: { status: DeliveryStatus; attempts: number; nextAt: number };
+  disable?: boolean;
+}
 
 /**
  * Sends the outbox. Each round claims due deliveries with a lease (one node
- * per attempt), sends them concurrently, logs every attempt and schedules the
- * next one (retry-schedule.ts) by the injectable clock. Nothing is kept in
- * memory between rounds: after a restart or a SIGKILL the pending rows, and
- * leases that ran out, are simply claimed again.
+ * per attempt), builds the reports of first attempts per account in one go
+ * and freezes them (every retry sends the same body), sends concurrently,
+ * then logs every attempt and schedules the next one (retry-schedule.ts) by
+ * the injectable clock — one transaction before the sends and one after,
+ * whatever the batch size. Nothing is kept in memory between rounds: after
+ * a restart or a SIGKILL the pending rows, and leases that ran out, are
+ * simply claimed again.
  */
 export class DeliveryWorker {
   private timer: NodeJS.Timeout | undefined;
@@ -62,7 +83,7 @@ export class DeliveryWorker {
   nudge(): void {
     if (this.stopped) return;
     if (this.running) this.again = true;
-    else this.schedule(5);
+    else this.schedule(NUDGE_DELAY_MS);
   }
 
   /** Sends every delivery due now; resolves when none is left (tests call it after moving the clock). */
@@ -89,55 +110,70 @@ export class DeliveryWorker {
       .catch((err: unknown) => this.log.warn({ err }, 'webhook delivery round failed'));
     await this.running;
     this.running = undefined;
-    if (!this.stopped) this.schedule(this.again ? 0 : this.opts.pollMs);
+    if (!this.stopped) this.schedule(this.again ? NUDGE_DELAY_MS : this.opts.pollMs);
   }
 
   /** One claim and its attempts; answers how many were claimed. */
   private async round(): Promise<number> {
     const now = Math.floor(this.clock.now());
     const token = randomUUID();
-    const queue = new DeliveryQueueRepository(tenant(this.db, 0));
-    const claimed = await queue.claim(now, now + this.opts.leaseMs, token, this.opts.batch);
-    await Promise.all(claimed.map((d) => this.attempt(d, token).catch((err: unknown) => this.log.warn({ err, deliveryId: d.id }, 'webhook attempt failed'))));
+    const claimed = await new DeliveryQueueRepository(tenant(this.db, 0)).claim(now, now + this.opts.leaseMs, token, this.opts.batch);
+    if (claimed.length === 0) return 0;
+    const byAccount = new Map<number, ClaimedDelivery[]>();
+    for (const d of claimed) byAccount.set(d.account_id, [...(byAccount.get(d.account_id) ?? []), d]);
+    const outcomes: Outcome[] = [];
+    const sends: Array<{ d: ClaimedDelivery; hook: WebhookRow; body: string }> = [];
+    const frozen: Array<{ d: ClaimedDelivery; body: string }> = [];
+    for (const [accountId, list] of byAccount) {
+      const hooks = await new WebhookRepository(tenant(this.db, accountId)).byIds([...new Set(list.map((d) => d.webhook_id))]);
+      const fresh = list.filter((d) => d.payload === null && hooks.get(d.webhook_id)?.status === 'active');
+      // Built from the call history here, off the ingest path, once per delivery.
+      const built = new Map((await this.reports.reports(null, accountId, [...new Set(fresh.map((d) => d.call_id))])).map((r) => [r.callId, JSON.stringify(r)]));
+      for (const d of list) {
+        const hook = hooks.get(d.webhook_id);
+        const fail = (error: string) =>
+          outcomes.push({
+            d,
+            attempt: { at: now, httpStatus: null, durationMs: 0, error, response: null },
+            next: { status: 'failed', attempts: d.attempts, nextAt: now },
+          });
+        if (!hook) fail('subscription deleted');
+        else if (hook.status === 'disabled') fail('subscription disabled');
+        else if (hook.status === 'unverified')
+          // Waits, without an attempt, until a verify makes the subscription active again.
+          outcomes.push({ d, attempt: null, next: { status: 'pending', attempts: d.attempts, nextAt: now + UNVERIFIED_WAIT_MS } });
+        else {
+          const body = d.payload ?? built.get(d.call_id);
+          if (body === undefined) fail('call not found in the history');
+          else {
+            if (d.payload === null) frozen.push({ d, body });
+            sends.push({ d, hook, body });
+          }
+        }
+      }
+    }
+    if (frozen.length > 0) {
+      await this.db.transaction(async (tx) => {
+        for (const { d, body } of frozen) await new DeliveryQueueRepository(tenant(tx, d.account_id)).freezePayload(d.id, token, body);
+      });
+    }
+    outcomes.push(...(await Promise.all(sends.map((s) => this.send(s.d, s.hook, s.body)))));
+    await this.db.transaction(async (tx) => {
+      for (const o of outcomes) {
+        const t = tenant(tx, o.d.account_id);
+        const kept = await new DeliveryQueueRepository(t).finish(o.d.id, token, o.attempt, o.next);
+        if (kept && o.disable) await new WebhookRepository(t).setStatus(o.d.webhook_id, 'disabled', 'HTTP 410: the receiver asked to stop');
+      }
+    });
     return claimed.length;
   }
 
-  private async attempt(d: ClaimedDelivery, token: string): Promise<void> {
-    const t = tenant(this.db, d.account_id);
-    const queue = new DeliveryQueueRepository(t);
-    const hook = await new WebhookRepository(t).get(d.webhook_id);
-    const now = Math.floor(this.clock.now());
-    const at = now;
-    if (!hook || hook.status !== 'active') {
-      if (hook?.status === 'unverified') {
-        // Waits, without an attempt, until a verify makes the subscription active again.
-        await queue.finish(d.id, token, null, { status: 'pending', attempts: d.attempts, nextAt: now + UNVERIFIED_WAIT_MS });
-        return;
-      }
-      const error = hook ? 'subscription disabled' : 'subscription deleted';
-      await queue.finish(d.id, token, { at, httpStatus: null, durationMs: 0, error, response: null }, { status: 'failed', attempts: d.attempts, nextAt: now });
-      return;
-    }
-    let body = d.payload;
-    if (body === null) {
-      // Built from the call history once, here, off the ingest path; frozen so every retry sends the same body.
-      const report = await this.reports.report(null, d.account_id, d.call_id);
-      if (report === undefined) {
-        const error = 'call not found in the history';
-        await queue.finish(
-          d.id,
-          token,
-          { at, httpStatus: null, durationMs: 0, error, response: null },
-          { status: 'failed', attempts: d.attempts, nextAt: now },
-        );
-        return;
-      }
-      body = JSON.stringify(report);
-      await queue.freezePayload(d.id, token, body);
-    }
+  /** One signed POST and what it means for the delivery. */
+  private async send(d: ClaimedDelivery, hook: WebhookRow, body: string): Promise<Outcome> {
+    const at = Math.floor(this.clock.now());
     const msgId = messageId(d.account_id, d.webhook_id, d.call_id);
-    const timestamp = Math.floor(this.clock.now() / 1000);
-    const out = await this.http.request(
+    const timestamp = Math.floor(at / 1000);
+    const out: HttpOutcome = await this.http.request(
       'POST',
       hook.url,
       {
@@ -152,17 +188,18 @@ export class DeliveryWorker {
     const verdict = verdictOf(out.httpStatus, out.retryAfter, after);
     const attempts = d.attempts + 1;
     const nextAt = nextAttemptAt(attempts, after, verdict, Math.random());
-    const status = verdict.kind === 'delivered' ? 'delivered' : nextAt === null ? 'failed' : 'pending';
-    const error = out.error ?? (verdict.kind === 'delivered' ? null : `HTTP ${out.httpStatus}`);
-    await this.db.transaction(async (tx) => {
-      const txt = tenant(tx, d.account_id);
-      const kept = await new DeliveryQueueRepository(txt).finish(
-        d.id,
-        token,
-        { at, httpStatus: out.httpStatus, durationMs: out.durationMs, error, response: out.response },
-        { status, attempts, nextAt: nextAt ?? after },
-      );
-      if (kept && verdict.kind === 'disable') await new WebhookRepository(txt).setStatus(d.webhook_id, 'disabled', 'HTTP 410: the receiver asked to stop');
-    });
+    const status: DeliveryStatus = verdict.kind === 'delivered' ? 'delivered' : nextAt === null ? 'failed' : 'pending';
+    return {
+      d,
+      attempt: {
+        at,
+        httpStatus: out.httpStatus,
+        durationMs: out.durationMs,
+        error: out.error ?? (verdict.kind === 'delivered' ? null : `HTTP ${out.httpStatus}`),
+        response: out.response,
+      },
+      next: { status, attempts, nextAt: nextAt ?? after },
+      disable: verdict.kind === 'disable',
+    };
   }
 }

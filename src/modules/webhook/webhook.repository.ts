@@ -59,6 +59,13 @@ export class WebhookRepository {
     return r && { ...r, id: Number(r.id) };
   }
 
+  async byIds(ids: number[]): Promise<Map<number, WebhookRow>> {
+    if (ids.length === 0) return new Map();
+    const { sql, param } = dialectOf(this.t).inList('id', 2, ids);
+    const rows = await this.t.all<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE account_id = $1 AND ${sql}`, [param]);
+    return new Map(rows.map((r) => [Number(r.id), { ...r, id: Number(r.id) }]));
+  }
+
   async list(): Promise<WebhookRow[]> {
     const rows = await this.t.all<WebhookRow>(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE account_id = $1 ORDER BY id`);
     return rows.map((r) => ({ ...r, id: Number(r.id) }));
