@@ -126,8 +126,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     registerOperation(app, op, { auth, limiter, validateResponses: opts.validateResponses ?? false });
   }
   registerStream(app, ctx, services.liveState, { observer: metrics.stream });
-  // The outbox is sent from the moment the app is ready (after migrations) until it closes.
-  app.addHook('onReady', async () => services.webhookWorker.start());
+  // The outbox is sent from the moment the app is ready (after migrations) until it closes (unless WEBHOOK_DELIVERY=0).
+  if (config.webhookDelivery) app.addHook('onReady', async () => services.webhookWorker.start());
   app.addHook('onClose', async () => {
     await services.webhookWorker.stop();
     await services.webhookHttp.close();

@@ -21,6 +21,8 @@ export interface Config {
   analysisCacheBytes: number;
   /** WEBHOOK_ALLOW_PRIVATE=1: webhooks may target loopback/private/link-local addresses (on-premise CRMs, tests). */
   webhookAllowPrivate: boolean;
+  /** WEBHOOK_DELIVERY=0: this node writes the outbox but sends nothing (an ingest-only node; another node delivers). */
+  webhookDelivery: boolean;
   /** Timeout of a webhook request (verification and delivery); 10 s (PRODUCT.md §9), shorter only in tests. */
   webhookTimeoutMs: number;
 }
@@ -81,6 +83,7 @@ export function loadConfig(env: Env = process.env): Config {
     pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 200),
     analysisCacheBytes: integer(env, 'ANALYSIS_CACHE_MB', 32, 0, 65_536) * 2 ** 20,
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    webhookDelivery: env.WEBHOOK_DELIVERY === undefined || env.WEBHOOK_DELIVERY === '' ? true : flag(env, 'WEBHOOK_DELIVERY'),
     webhookTimeoutMs: 10_000,
   };
 }

@@ -26,6 +26,15 @@ export interface WorkerOptions {
 const UNVERIFIED_WAIT_MS = 60_000;
 /** After a nudge, wait this long so one round takes the deliveries of several ingest batches. */
 const NUDGE_DELAY_MS = 20;
+/** Ingest counts as busy while it queued deliveries this recently. */
+const INGEST_BUSY_MS = 250;
+/**
+ * While ingest is busy the worker rests this many times as long as its last
+ * round took (≈ 1/(1+4) of the process's time at most): acknowledging the
+ * switch's events comes first, the outbox is durable and catches up as soon
+ * as ingest quietens (PRODUCT.md §9: ingest keeps ≥ 0.9 × its rate).
+ */
+const YIELD_FACTOR = 4;
 
 interface Attempt {
   at: number;
@@ -58,6 +67,9 @@ export class DeliveryWorker {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  /** The timer is the idle poll (a nudge may bring it forward), not a rest between rounds. */
+  private idle = false;
+  private lastNudge = -Infinity;
 
   constructor(
     private readonly db: Database,
@@ -82,8 +94,9 @@ export class DeliveryWorker {
   /** Something was queued or made due: look soon (after the writer's commit). */
   nudge(): void {
     if (this.stopped) return;
+    this.lastNudge = performance.now();
     if (this.running) this.again = true;
-    else this.schedule(NUDGE_DELAY_MS);
+    else if (this.idle) this.schedule(NUDGE_DELAY_MS);
   }
 
   /** Sends every delivery due now; resolves when none is left (tests call it after moving the clock). */
@@ -96,21 +109,29 @@ export class DeliveryWorker {
     }
   }
 
-  private schedule(ms: number): void {
+  private schedule(ms: number, idle = false): void {
+    this.idle = idle;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.loop(), ms);
     this.timer.unref();
   }
 
+  /** One round at a time: the next at once while work is left (after a rest while ingest is busy), else the idle poll. */
   private async loop(): Promise<void> {
     if (this.running || this.stopped) return;
     this.again = false;
-    this.running = this.runDue()
-      .then(() => undefined)
+    const started = performance.now();
+    let claimed = 0;
+    this.running = this.round()
+      .then((n) => void (claimed = n))
       .catch((err: unknown) => this.log.warn({ err }, 'webhook delivery round failed'));
     await this.running;
     this.running = undefined;
-    if (!this.stopped) this.schedule(this.again ? NUDGE_DELAY_MS : this.opts.pollMs);
+    if (this.stopped) return;
+    const now = performance.now();
+    if (claimed > 0) this.schedule(now - this.lastNudge < INGEST_BUSY_MS ? (now - started) * YIELD_FACTOR : 0);
+    else if (this.again) this.schedule(NUDGE_DELAY_MS);
+    else this.schedule(this.opts.pollMs, true);
   }
 
   /** One claim and its attempts; answers how many were claimed. */
