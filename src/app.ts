@@ -132,5 +132,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   registerStream(app, ctx, services.liveState, { observer: metrics.stream });
   registerClickToCallV3(app, auth, services.switches);
   registerCallReportRoutes(app, ctx.auth, services.callReports);
+  // The outbox is sent from the moment the app is ready (after migrations) until it closes (unless WEBHOOK_DELIVERY=0).
+  if (config.webhookDelivery) app.addHook('onReady', async () => services.webhookWorker.start());
+  app.addHook('onClose', async () => {
+    await services.webhookWorker.stop();
+    await services.webhookHttp.close();
+  });
   return { app, ctx, services };
 }

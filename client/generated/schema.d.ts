@@ -973,6 +973,148 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/webhook/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscribe a URL to push reports (one per ended call); the URL is verified with GET (answer GODBLESSYOU)
+         * @description The `secret` signs every delivery (Standard Webhooks `webhook-signature`) and is shown only in this answer. A url that is not http(s) or resolves to a loopback, private, link-local or unspecified address is refused with 1000 unless the server runs with WEBHOOK_ALLOW_PRIVATE=1.
+         *
+         *     Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["webhook_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhook/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a subscription with its deliveries and their log
+         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["webhook_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhook/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The delivery log, newest first: each delivery with every attempt (time, HTTP status, duration, error, first 1 kB of the answer)
+         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["webhook_deliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhook/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The account's webhook subscriptions (without their secrets)
+         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["webhook_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhook/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now (same body and webhook-id), with a fresh retry schedule
+         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["webhook_redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhook/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a subscription (fields merged); a new url is checked and verified again
+         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["webhook_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhook/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify the url again (GET, answer GODBLESSYOU): active on success, else unverified with lastError
+         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["webhook_verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5134,6 +5276,518 @@ export interface operations {
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    webhook_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "url": "https://crm.example.com/hooks/calls",
+                 *       "name": "CRM",
+                 *       "filter": {
+                 *         "cType": [
+                 *           "IBD"
+                 *         ],
+                 *         "did": [
+                 *           "18005550100"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A report is sent when every given list contains the call's value (campaignId 0: calls without a campaign) */
+                    filter?: {
+                        campaignId?: (string | number)[];
+                        cType?: ("IBD" | "OBD" | "CTC")[];
+                        did?: string[];
+                        groupId?: number[];
+                    };
+                    name?: string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description http(s) URL of the receiver; it must answer GODBLESSYOU to a GET */
+                    url: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            lastError?: string;
+                            /** @description whsec_ + base64 of 32 random bytes; shown only here */
+                            secret: string;
+                            status: "active" | "unverified" | "disabled";
+                            webhookId: number;
+                        };
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: no such webhook (or delivery) in the account
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    webhook_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "webhookId": 7
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                    /** @description The subscription id (from webhook/create) */
+                    webhookId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            webhookId: number;
+                        };
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: no such webhook (or delivery) in the account
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    webhook_deliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "webhookId": 7,
+                 *       "limit": 50
+                 *     }
+                 */
+                "application/json": {
+                    callId?: string;
+                    /** @description nextCursor of the previous page */
+                    cursor?: string;
+                    /** @description default 50 */
+                    limit?: number;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    status?: "pending" | "delivered" | "failed";
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                    /** @description The subscription id (from webhook/create) */
+                    webhookId?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            attempts: {
+                                /** @description Unix seconds */
+                                at: number;
+                                durationMs: number;
+                                error: string | null;
+                                httpStatus: number | null;
+                                /** @description the first 1 kB of the answer */
+                                response: string | null;
+                            }[];
+                            callId: string;
+                            deliveryId: number;
+                            status: "pending" | "delivered" | "failed";
+                            webhookId: number;
+                        }[];
+                        nextCursor: string | null;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    webhook_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description A report is sent when every given list contains the call's value (campaignId 0: calls without a campaign) */
+                            filter: {
+                                campaignId?: (string | number)[];
+                                cType?: ("IBD" | "OBD" | "CTC")[];
+                                did?: string[];
+                                groupId?: number[];
+                            };
+                            lastError: string | null;
+                            name: string;
+                            status: "active" | "unverified" | "disabled";
+                            url: string;
+                            webhookId: number;
+                        }[];
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    webhook_redeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "deliveryId": 42
+                 *     }
+                 */
+                "application/json": {
+                    deliveryId: number;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            deliveryId: number;
+                            /** @enum {string} */
+                            status: "pending";
+                        };
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: no such webhook (or delivery) in the account
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    webhook_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "webhookId": 7,
+                 *       "name": "CRM"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A report is sent when every given list contains the call's value (campaignId 0: calls without a campaign) */
+                    filter?: {
+                        campaignId?: (string | number)[];
+                        cType?: ("IBD" | "OBD" | "CTC")[];
+                        did?: string[];
+                        groupId?: number[];
+                    };
+                    name?: string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description http(s) URL of the receiver; it must answer GODBLESSYOU to a GET */
+                    url?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                    /** @description The subscription id (from webhook/create) */
+                    webhookId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description A report is sent when every given list contains the call's value (campaignId 0: calls without a campaign) */
+                            filter: {
+                                campaignId?: (string | number)[];
+                                cType?: ("IBD" | "OBD" | "CTC")[];
+                                did?: string[];
+                                groupId?: number[];
+                            };
+                            lastError: string | null;
+                            name: string;
+                            status: "active" | "unverified" | "disabled";
+                            url: string;
+                            webhookId: number;
+                        };
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: no such webhook (or delivery) in the account
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    webhook_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "webhookId": 7
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                    /** @description The subscription id (from webhook/create) */
+                    webhookId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description A report is sent when every given list contains the call's value (campaignId 0: calls without a campaign) */
+                            filter: {
+                                campaignId?: (string | number)[];
+                                cType?: ("IBD" | "OBD" | "CTC")[];
+                                did?: string[];
+                                groupId?: number[];
+                            };
+                            lastError: string | null;
+                            name: string;
+                            status: "active" | "unverified" | "disabled";
+                            url: string;
+                            webhookId: number;
+                        };
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: no such webhook (or delivery) in the account
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
         };

@@ -16,6 +16,7 @@ export const PERMISSIONS = [
   'queue.view',
   'queue.takeover',
   'call.originate',
+  'webhook.manage',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

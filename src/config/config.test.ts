@@ -11,6 +11,14 @@ describe('loadConfig', () => {
     expect(c.sessionTtlSeconds).toBe(43200);
     expect(c.demo).toBe(false);
     expect(c.analysisCacheBytes).toBe(32 * 2 ** 20);
+    expect(c.webhookAllowPrivate).toBe(false);
+    expect(c.webhookDelivery).toBe(true);
+    expect(c.webhookTimeoutMs).toBe(10_000);
+  });
+  it('reads the webhook switches', () => {
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_DELIVERY: '0' })).toMatchObject({ webhookAllowPrivate: true, webhookDelivery: false });
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'yes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
+    expect(() => loadConfig({ WEBHOOK_DELIVERY: 'off' })).toThrow(/WEBHOOK_DELIVERY/);
   });
   it('names the bad variable', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT="eighty"/);

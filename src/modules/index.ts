@@ -14,6 +14,7 @@ import { roleOperations } from './role/role.routes.js';
 import { routingOperations } from './routing/routing.routes.js';
 import { switchOperations } from './switch/switch.routes.js';
 import type { Services } from './services.js';
+import { webhookOperations } from './webhook/webhook.routes.js';
 
 /**
  * The OpenAPI document's tags, in the order the docs list them: one per
@@ -52,6 +53,12 @@ export const MODULE_TAGS: ReadonlyArray<{ name: string; description: string }> =
       'Finished calls in the push-report shape (list, detail, CSV export) and their recordings (`GET /api/v2/recording/directstream/…`). ' +
       'See docs/crm-integration.md.',
   },
+  {
+    name: 'webhook',
+    description:
+      'Push reports: one signed POST per ended call to each matching, verified subscription (Standard Webhooks headers), with retries, ' +
+      'a delivery log and redelivery. See docs/webhooks.md.',
+  },
 ];
 
 /** Every module's operations, given the process's services. A new module adds one line here. */
@@ -71,5 +78,6 @@ export function allOperations(s: Services): Operation[] {
     ...routingOperations(s),
     ...switchOperations(s),
     ...callReportOperations(s),
+    ...webhookOperations(s),
   ];
 }

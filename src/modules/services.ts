@@ -6,6 +6,7 @@ import { AgentService } from './agent/agent.service.js';
 import { AnalysisService } from './analysis/analysis.service.js';
 import { RollupSink } from './analysis/rollup/rollup-sink.js';
 import { CallHistoryService } from './calls/call-history.service.js';
+import { allSinks } from './calls/call-record-sink.js';
 import { CallReportService } from './callreport/callreport.service.js';
 import { DidService } from './did/did.service.js';
 import { BlacklistService } from './directory/blacklist.service.js';
@@ -21,6 +22,10 @@ import { QueueService } from './queue/queue.service.js';
 import { RoleService } from './role/role.service.js';
 import { RoutingService } from './routing/routing.service.js';
 import { SwitchService } from './switch/switch.service.js';
+import { DeliveryWorker } from './webhook/delivery.worker.js';
+import { WebhookHttp } from './webhook/webhook-http.js';
+import { WebhookSink } from './webhook/webhook-sink.js';
+import { WebhookService } from './webhook/webhook.service.js';
 
 /**
  * The composition root: every service of the process, built once, in
@@ -44,8 +49,9 @@ export function buildServices(ctx: AppContext) {
   const blacklist = new BlacklistService(db, dids);
   const sticky = new StickyService(db, clock, { agents, groups, dids });
   const directory = new DirectoryService(db, { dnc, blacklist, sticky });
-  // The call history's one writer; finished calls reach the analysis roll-ups through its sink.
-  const history = new CallHistoryService(db, new RollupSink());
+  // The call history's one writer; finished calls reach the analysis roll-ups and the webhook outbox through its sinks.
+  const webhookSink = new WebhookSink(clock);
+  const history = new CallHistoryService(db, allSinks(new RollupSink(), webhookSink));
   const analysis = new AnalysisService(db, accounts, config.analysisCacheBytes);
   const liveState = new LiveStateService(db);
   const events = new EventsService(ctx, { accounts, history });
@@ -54,6 +60,14 @@ export function buildServices(ctx: AppContext) {
   const routing = new RoutingService(directory, liveState, dids, groups);
   const switches = new SwitchService(db, { clock, agents, groups, dids, liveState, events });
   const callReports = new CallReportService({ db, clock, recordingsDir: config.recordingsDir, accounts, agents, history });
+  const webhookHttp = new WebhookHttp(config.webhookAllowPrivate, config.webhookTimeoutMs);
+  const webhookWorker = new DeliveryWorker(db, clock, ctx.log, webhookHttp, callReports, {
+    batch: 200,
+    leaseMs: config.webhookTimeoutMs + 5_000,
+    pollMs: 500,
+  });
+  webhookSink.onQueued = () => webhookWorker.nudge();
+  const webhooks = new WebhookService(db, clock, webhookHttp, webhookWorker, config.webhookAllowPrivate);
   return {
     auth,
     accounts,
@@ -77,6 +91,9 @@ export function buildServices(ctx: AppContext) {
     routing,
     switches,
     callReports,
+    webhookHttp,
+    webhookWorker,
+    webhooks,
   };
 }
 

@@ -48,6 +48,13 @@ const TABLE: Record<string, string> = {
   'queue/count': 'queue.view',
   'queue/list': 'queue.view',
   'queue/calltakeover': 'queue.takeover',
+  'webhook/create': 'webhook.manage',
+  'webhook/list': 'webhook.manage',
+  'webhook/update': 'webhook.manage',
+  'webhook/delete': 'webhook.manage',
+  'webhook/verify': 'webhook.manage',
+  'webhook/deliveries': 'webhook.manage',
+  'webhook/redeliver': 'webhook.manage',
 };
 /** Operations for clients (and switches) only: an agent, whatever its role, gets 1015. */
 const NOT_FOR_AGENTS = new Set(['account/getsettings', 'account/updatesettings', 'account/create', 'events/ingest', 'route/decide']);

@@ -13,3 +13,12 @@ export interface CallRecordSink {
   /** All records belong to `accountId`. */
   apply(tx: Queryable, accountId: number, records: readonly CallRecord[], sign: 1 | -1): Promise<void>;
 }
+
+/** Several sinks as one, told in order (the roll-ups, then the webhook outbox). */
+export function allSinks(...sinks: CallRecordSink[]): CallRecordSink {
+  return {
+    async apply(tx, accountId, records, sign) {
+      for (const s of sinks) await s.apply(tx, accountId, records, sign);
+    },
+  };
+}

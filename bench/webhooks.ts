@@ -1,0 +1,226 @@
+/**
+ * Push-report webhook benchmark (PRODUCT.md §9 targets), in one run against
+ * a bare node:http receiver started by this script (answers 200 to every
+ * POST, GODBLESSYOU to the verification GET):
+ *  - events/ingest with one active subscription vs without: alternating
+ *    phases (A without, B with) on one server, twice: on a node that only
+ *    writes the outbox (WEBHOOK_DELIVERY=0: the ingest path's own cost) and
+ *    on a node that also delivers meanwhile on the same core (end to end;
+ *    the outbox is drained after each B phase so an A phase never pays for
+ *    B's deliveries). Batches of 500 events, every other event `call.ended`
+ *    (250 reports per batch: a heavier report load than real traffic).
+ *    Target ratio ≥ 0.9;
+ *  - a burst of 10,000 ended calls (ingested as fast as possible) until the
+ *    receiver has every report: seconds (target ≤ 30 s on SQLite) and
+ *    deliveries per second (first to last delivery), on each database.
+ *
+ *   npx tsx bench/webhooks.ts [--db sqlite|postgres|both] [--duration 5] [--rounds 2] [--burst 10000]
+ *
+ * The server runs pinned to core 0, the senders and the receiver on core 1.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from '../src/cli/args.js';
+import type { Dialect } from '../src/db/types.js';
+import { ensureBenchDatabase, freshBenchDatabase, postJson, serverArgs, startChild, stopChild, waitHealthy } from './support.js';
+
+const { options } = parseArgs(process.argv.slice(2));
+const DURATION = Number(options.duration ?? 5);
+const ROUNDS = Number(options.rounds ?? 2);
+const BURST = Number(options.burst ?? 10_000);
+const SENDERS = 4;
+const BATCH_CALLS = 250;
+const ADMIN = { username: 'operator', password: 'operator-password' };
+
+/** The bare receiver: counts POSTs per path and when the last one came. */
+async function startReceiver() {
+  const counts = new Map<string, number>();
+  const firstAt = new Map<string, number>();
+  const lastAt = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    req.on('data', () => undefined);
+    req.on('end', () => {
+      if (req.method !== 'POST') return void res.end('GODBLESSYOU');
+      const key = req.url ?? '';
+      const now = performance.now();
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      if (!firstAt.has(key)) firstAt.set(key, now);
+      lastAt.set(key, now);
+      res.end('ok');
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    count: (path: string) => counts.get(path) ?? 0,
+    firstAt: (path: string) => firstAt.get(path) ?? NaN,
+    lastAt: (path: string) => lastAt.get(path) ?? NaN,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+let seq = 0;
+function batch(tag: string, calls: number): unknown[] {
+  const ts = Date.now() / 1000;
+  const out: unknown[] = [];
+  for (let i = 0; i < calls; i++) {
+    const callId = `${tag}-${seq++}`;
+    out.push({ eventId: `${callId}q`, type: 'call.queued', ts, callId, caller: '919800000001', did: '18005550100' });
+    out.push({ eventId: `${callId}e`, type: 'call.ended', ts, callId, reason: 'abandoned' });
+  }
+  return out;
+}
+
+async function tenant(port: number, op: string, name: string, rx: Receiver | null): Promise<string> {
+  const created = await postJson(port, '/api/v2/account/create', { ssid: op, username: name, password: 'bench-password', name });
+  if (created.status !== 'success') throw new Error(JSON.stringify(created));
+  const { ssid } = await postJson<{ ssid: string }>(port, '/api/v2/auth/login', { username: name, password: 'bench-password' });
+  if (rx) {
+    const hook = await postJson<{ data: { status: string } }>(port, '/api/v2/webhook/create', { ssid, url: rx.url(`/${name}`) });
+    if (hook.data?.status !== 'active') throw new Error(`subscription not active: ${JSON.stringify(hook)}`);
+  }
+  return ssid;
+}
+
+/** Ended calls per second ingested by SENDERS concurrent senders for DURATION seconds. */
+async function ingestPhase(port: number, ssid: string, tag: string): Promise<{ calls: number; cps: number }> {
+  let calls = 0;
+  const until = Date.now() + DURATION * 1000;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: SENDERS }, async () => {
+      while (Date.now() < until) {
+        const out = await postJson<{ data?: { accepted: number } }>(port, '/api/v2/events/ingest', { ssid, events: batch(tag, BATCH_CALLS) });
+        if (out.data?.accepted !== BATCH_CALLS * 2) throw new Error(`ingest failed: ${JSON.stringify(out).slice(0, 300)}`);
+        calls += BATCH_CALLS;
+      }
+    }),
+  );
+  return { calls, cps: calls / ((performance.now() - t0) / 1000) };
+}
+
+async function waitDelivered(rx: Receiver, path: string, n: number, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (rx.count(path) < n) {
+    if (Date.now() > until) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
+}
+
+function startServer(dialect: Dialect, env: Record<string, string>, delivery: boolean) {
+  const port = (dialect === 'sqlite' ? 18_196 : 18_198) + (delivery ? 0 : 1);
+  const child = startChild(process.execPath, serverArgs(), {
+    ...env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '0',
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    WEBHOOK_DELIVERY: delivery ? '1' : '0',
+    CALLCENTER_ADMIN_USERNAME: ADMIN.username,
+    CALLCENTER_ADMIN_PASSWORD: ADMIN.password,
+  });
+  return { port, child };
+}
+
+const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length;
+
+/** Alternating A (no subscription) and B (one) phases; answers the mean rates. */
+async function ratioPhases(port: number, tag: string, rx: Receiver, drain: boolean): Promise<{ a: number; b: number }> {
+  const { ssid: op } = await postJson<{ ssid: string }>(port, '/api/v2/auth/login', ADMIN);
+  const without = await tenant(port, op, `plain-${tag}`, null);
+  const withHook = await tenant(port, op, `hooked-${tag}`, rx);
+  await ingestPhase(port, without, `warm-${tag}`); // JIT, prepared statements
+  const a: number[] = [];
+  const b: number[] = [];
+  let queued = 0;
+  for (let r = 0; r < ROUNDS; r++) {
+    a.push((await ingestPhase(port, without, `a${r}-${tag}`)).cps);
+    const phase = await ingestPhase(port, withHook, `b${r}-${tag}`);
+    b.push(phase.cps);
+    queued += phase.calls;
+    if (drain && !(await waitDelivered(rx, `/hooked-${tag}`, queued, 300_000))) throw new Error('the outbox did not drain');
+  }
+  return { a: mean(a), b: mean(b) };
+}
+
+async function run(dialect: Dialect, rx: Receiver): Promise<string[]> {
+  const lines: string[] = [];
+  const ingestOnly = await freshBenchDatabase(dialect, 'webhooks_ingest');
+  const node = startServer(dialect, ingestOnly.env, false);
+  try {
+    await waitHealthy(node.port);
+    const r = await ratioPhases(node.port, `${dialect}-ingest-only`, rx, false);
+    lines.push(
+      `| ${dialect} | ingest path only (WEBHOOK_DELIVERY=0): ended calls/s without / with one subscription | ${r.a.toFixed(0)} / ${r.b.toFixed(0)} (ratio ${(r.b / r.a).toFixed(2)}, target ≥ 0.9) |`,
+    );
+  } finally {
+    await stopChild(node.child);
+    await ingestOnly.drop();
+  }
+
+  const db = await freshBenchDatabase(dialect, 'webhooks');
+  const { port, child: server } = startServer(dialect, db.env, true);
+  try {
+    await waitHealthy(port);
+    const r = await ratioPhases(port, dialect, rx, true);
+    lines.push(
+      `| ${dialect} | delivering meanwhile on the same core: ended calls/s without / with | ${r.a.toFixed(0)} / ${r.b.toFixed(0)} (ratio ${(r.b / r.a).toFixed(2)}) |`,
+    );
+    const { ssid: op } = await postJson<{ ssid: string }>(port, '/api/v2/auth/login', ADMIN);
+
+    // The burst: 10,000 ended calls as fast as they are acknowledged, to a third tenant.
+    const burst = await tenant(port, op, `burst-${dialect}`, rx);
+    const burstPath = `/burst-${dialect}`;
+    const t0 = performance.now();
+    let sent = 0;
+    await Promise.all(
+      Array.from({ length: SENDERS }, async () => {
+        while (sent < BURST) {
+          const n = Math.min(BATCH_CALLS, BURST - sent);
+          sent += n;
+          const out = await postJson<{ data?: { accepted: number } }>(port, '/api/v2/events/ingest', { ssid: burst, events: batch('burst', n) });
+          if (out.data?.accepted !== n * 2) throw new Error(`burst ingest failed: ${JSON.stringify(out).slice(0, 300)}`);
+        }
+      }),
+    );
+    const ingested = (performance.now() - t0) / 1000;
+    const ok = await waitDelivered(rx, burstPath, BURST, 600_000);
+    const total = (performance.now() - t0) / 1000;
+    const rate = BURST / ((rx.lastAt(burstPath) - rx.firstAt(burstPath)) / 1000);
+    lines.push(
+      `| ${dialect} | burst of ${BURST} ended calls: all delivered after | ${ok ? `${total.toFixed(1)} s` : 'NOT within 600 s'} (ingest took ${ingested.toFixed(1)} s)${dialect === 'sqlite' ? ', target ≤ 30 s' : ''} |`,
+      `| ${dialect} | deliveries per second (first to last of the burst) | ${rate.toFixed(0)} |`,
+    );
+  } finally {
+    await stopChild(server);
+    await db.drop();
+  }
+  return lines;
+}
+
+async function main(): Promise<void> {
+  const dialects: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
+  const rx = await startReceiver();
+  const lines = ['| database | measure | value |', '|---|---|---|'];
+  try {
+    for (const d of dialects) {
+      if (d === 'postgres' && !(await ensureBenchDatabase())) {
+        lines.push('| postgres | (not reachable: skipped) | |');
+        continue;
+      }
+      lines.push(...(await run(d, rx)));
+    }
+  } finally {
+    await rx.close();
+  }
+  console.log(`\nWebhooks (${DURATION} s phases × ${ROUNDS} rounds, ${SENDERS} senders, ${BATCH_CALLS} ended calls per batch):\n`);
+  console.log(lines.join('\n'));
+}
+
+await main();

@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.js';
+import { tenant } from '../../db/tenant.js';
+import type { Database } from '../../db/types.js';
+import type { CallReportService } from '../callreport/callreport.service.js';
+import { DeliveryQueueRepository, type ClaimedDelivery } from './delivery-queue.repository.js';
+import { nextAttemptAt, verdictOf } from './retry-schedule.js';
+import { messageId, sign } from './signature.js';
+import type { HttpOutcome, WebhookHttp } from './webhook-http.js';
+import { WebhookRepository, type DeliveryStatus, type WebhookRow } from './webhook.repository.js';
+
+/** The push reports of finished calls (unknown calls left out): CallReportService. */
+export type ReportSource = Pick<CallReportService, 'reports'>;
+
+export interface WorkerOptions {
+  /** Deliveries claimed (and sent concurrently) at once. */
+  batch: number;
+  /** How long a claim holds: longer than the 10 s request timeout. */
+  leaseMs: number;
+  /** Real-time interval between looks at the queue when nothing nudges the worker. */
+  pollMs: number;
+}
+
+/** An unverified subscription's deliveries wait this long before they are looked at again. */
+const UNVERIFIED_WAIT_MS = 60_000;
+/** After a nudge, wait this long so one round takes the deliveries of several ingest batches. */
+const NUDGE_DELAY_MS = 20;
+/** Ingest counts as busy while it queued deliveries this recently. */
+const INGEST_BUSY_MS = 250;
+/**
+ * While ingest is busy the worker rests this many times as long as its last
+ * round took (≈ 1/(1+4) of the process's time at most): acknowledging the
+ * switch's events comes first, the outbox is durable and catches up as soon
+ * as ingest quietens (PRODUCT.md §9: ingest keeps ≥ 0.9 × its rate).
+ */
+const YIELD_FACTOR = 4;
+
+interface Attempt {
+  at: number;
+  httpStatus: number | null;
+  durationMs: number;
+  error: string | null;
+  response: string | null;
+}
+
+/** What a round decided for one claimed delivery. */
+interface Outcome {
+  d: ClaimedDelivery;
+  attempt: Attempt | null;
+  next: { status: DeliveryStatus; attempts: number; nextAt: number };
+  disable?: boolean;
+}
+
+/**
+ * Sends the outbox. Each round claims due deliveries with a lease (one node
+ * per attempt), builds the reports of first attempts per account in one go
+ * and freezes them (every retry sends the same body), sends concurrently,
+ * then logs every attempt and schedules the next one (retry-schedule.ts) by
+ * the injectable clock — one transaction before the sends and one after,
+ * whatever the batch size. Nothing is kept in memory between rounds: after
+ * a restart or a SIGKILL the pending rows, and leases that ran out, are
+ * simply claimed again.
+ */
+export class DeliveryWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+  /** The timer is the idle poll (a nudge may bring it forward), not a rest between rounds. */
+  private idle = false;
+  private lastNudge = -Infinity;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+    private readonly http: WebhookHttp,
+    private readonly reports: ReportSource,
+    private readonly opts: WorkerOptions,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Something was queued or made due: look soon (after the writer's commit). */
+  nudge(): void {
+    if (this.stopped) return;
+    this.lastNudge = performance.now();
+    if (this.running) this.again = true;
+    else if (this.idle) this.schedule(NUDGE_DELAY_MS);
+  }
+
+  /** Sends every delivery due now; resolves when none is left (tests call it after moving the clock). */
+  async runDue(): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const n = await this.round();
+      sent += n;
+      if (n === 0) return sent;
+    }
+  }
+
+  private schedule(ms: number, idle = false): void {
+    this.idle = idle;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.loop(), ms);
+    this.timer.unref();
+  }
+
+  /** One round at a time: the next at once while work is left (after a rest while ingest is busy), else the idle poll. */
+  private async loop(): Promise<void> {
+    if (this.running || this.stopped) return;
+    this.again = false;
+    const started = performance.now();
+    let claimed = 0;
+    this.running = this.round()
+      .then((n) => void (claimed = n))
+      .catch((err: unknown) => this.log.warn({ err }, 'webhook delivery round failed'));
+    await this.running;
+    this.running = undefined;
+    if (this.stopped) return;
+    const now = performance.now();
+    if (claimed > 0) this.schedule(now - this.lastNudge < INGEST_BUSY_MS ? (now - started) * YIELD_FACTOR : 0);
+    else if (this.again) this.schedule(NUDGE_DELAY_MS);
+    else this.schedule(this.opts.pollMs, true);
+  }
+
+  /** One claim and its attempts; answers how many were claimed. */
+  private async round(): Promise<number> {
+    const now = Math.floor(this.clock.now());
+    const token = randomUUID();
+    const claimed = await new DeliveryQueueRepository(tenant(this.db, 0)).claim(now, now + this.opts.leaseMs, token, this.opts.batch);
+    if (claimed.length === 0) return 0;
+    const byAccount = new Map<number, ClaimedDelivery[]>();
+    for (const d of claimed) byAccount.set(d.account_id, [...(byAccount.get(d.account_id) ?? []), d]);
+    const outcomes: Outcome[] = [];
+    const sends: Array<{ d: ClaimedDelivery; hook: WebhookRow; body: string }> = [];
+    const frozen: Array<{ d: ClaimedDelivery; body: string }> = [];
+    for (const [accountId, list] of byAccount) {
+      const hooks = await new WebhookRepository(tenant(this.db, accountId)).byIds([...new Set(list.map((d) => d.webhook_id))]);
+      const fresh = list.filter((d) => d.payload === null && hooks.get(d.webhook_id)?.status === 'active');
+      // Built from the call history here, off the ingest path, once per delivery.
+      const built = new Map((await this.reports.reports(null, accountId, [...new Set(fresh.map((d) => d.call_id))])).map((r) => [r.callId, JSON.stringify(r)]));
+      for (const d of list) {
+        const hook = hooks.get(d.webhook_id);
+        const fail = (error: string) =>
+          outcomes.push({
+            d,
+            attempt: { at: now, httpStatus: null, durationMs: 0, error, response: null },
+            next: { status: 'failed', attempts: d.attempts, nextAt: now },
+          });
+        if (!hook) fail('subscription deleted');
+        else if (hook.status === 'disabled') fail('subscription disabled');
+        else if (hook.status === 'unverified')
+          // Waits, without an attempt, until a verify makes the subscription active again.
+          outcomes.push({ d, attempt: null, next: { status: 'pending', attempts: d.attempts, nextAt: now + UNVERIFIED_WAIT_MS } });
+        else {
+          const body = d.payload ?? built.get(d.call_id);
+          if (body === undefined) fail('call not found in the history');
+          else {
+            if (d.payload === null) frozen.push({ d, body });
+            sends.push({ d, hook, body });
+          }
+        }
+      }
+    }
+    if (frozen.length > 0) {
+      await this.db.transaction(async (tx) => {
+        for (const { d, body } of frozen) await new DeliveryQueueRepository(tenant(tx, d.account_id)).freezePayload(d.id, token, body);
+      });
+    }
+    outcomes.push(...(await Promise.all(sends.map((s) => this.send(s.d, s.hook, s.body)))));
+    await this.db.transaction(async (tx) => {
+      for (const o of outcomes) {
+        const t = tenant(tx, o.d.account_id);
+        const kept = await new DeliveryQueueRepository(t).finish(o.d.id, token, o.attempt, o.next);
+        if (kept && o.disable) await new WebhookRepository(t).setStatus(o.d.webhook_id, 'disabled', 'HTTP 410: the receiver asked to stop');
+      }
+    });
+    return claimed.length;
+  }
+
+  /** One signed POST and what it means for the delivery. */
+  private async send(d: ClaimedDelivery, hook: WebhookRow, body: string): Promise<Outcome> {
+    const at = Math.floor(this.clock.now());
+    const msgId = messageId(d.account_id, d.webhook_id, d.call_id);
+    const timestamp = Math.floor(at / 1000);
+    const out: HttpOutcome = await this.http.request(
+      'POST',
+      hook.url,
+      {
+        'content-type': 'application/json',
+        'webhook-id': msgId,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': sign(hook.secret, msgId, timestamp, body),
+      },
+      body,
+    );
+    const after = Math.floor(this.clock.now());
+    const verdict = verdictOf(out.httpStatus, out.retryAfter, after);
+    const attempts = d.attempts + 1;
+    const nextAt = nextAttemptAt(attempts, after, verdict, Math.random());
+    const status: DeliveryStatus = verdict.kind === 'delivered' ? 'delivered' : nextAt === null ? 'failed' : 'pending';
+    return {
+      d,
+      attempt: {
+        at,
+        httpStatus: out.httpStatus,
+        durationMs: out.durationMs,
+        error: out.error ?? (verdict.kind === 'delivered' ? null : `HTTP ${out.httpStatus}`),
+        response: out.response,
+      },
+      next: { status, attempts, nextAt: nextAt ?? after },
+      disable: verdict.kind === 'disable',
+    };
+  }
+}

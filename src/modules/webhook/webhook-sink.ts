@@ -1,0 +1,37 @@
+import type { Clock } from '../../clock.js';
+import { tenant } from '../../db/tenant.js';
+import type { Queryable } from '../../db/types.js';
+import type { CallRecordSink } from '../calls/call-record-sink.js';
+import type { CallRecord } from '../calls/call-record.js';
+import { matchesFilter, parseFilter } from './webhook-filter.js';
+import { WebhookRepository } from './webhook.repository.js';
+
+/**
+ * The outbox writer: called by the call history in the transaction that
+ * applies `call.ended`, it queues one delivery per ended call and active,
+ * matching subscription, so an acknowledged ingest is reported even if the
+ * process dies right after. Only (subscription, call) rows are written: the
+ * report itself is built at the first attempt, off the ingest path.
+ * A late correction (sign -1 then +1) finds the row already queued.
+ */
+export class WebhookSink implements CallRecordSink {
+  /** Told after rows were queued (the worker looks for due deliveries soon after). */
+  onQueued: () => void = () => undefined;
+
+  constructor(private readonly clock: Clock) {}
+
+  async apply(tx: Queryable, accountId: number, records: readonly CallRecord[], sign: 1 | -1): Promise<void> {
+    if (sign !== 1 || records.length === 0) return;
+    const repo = new WebhookRepository(tenant(tx, accountId));
+    const subs = await repo.active();
+    if (subs.length === 0) return;
+    const rows: Array<{ webhookId: number; callId: string }> = [];
+    for (const s of subs) {
+      const filter = parseFilter(s.filter);
+      for (const r of records) if (matchesFilter(filter, r)) rows.push({ webhookId: Number(s.id), callId: r.callId });
+    }
+    if (rows.length === 0) return;
+    await repo.enqueue(rows, Math.floor(this.clock.now()));
+    this.onQueued();
+  }
+}
