@@ -9,6 +9,7 @@ import { eventsOperations } from './events/events.routes.js';
 import { groupOperations } from './group/group.routes.js';
 import { liveOperations } from './live/live.routes.js';
 import { queueOperations } from './queue/queue.routes.js';
+import { reportOperations } from './report/report.routes.js';
 import { roleOperations } from './role/role.routes.js';
 import { routingOperations } from './routing/routing.routes.js';
 import type { Services } from './services.js';
@@ -38,6 +39,10 @@ export const MODULE_TAGS: ReadonlyArray<{ name: string; description: string }> =
   { name: 'queue', description: 'Live queue statistics and live calls over a trailing window; supervisor call takeover.' },
   { name: 'route', description: 'What the switch asks before routing an inbound call: blocked, DNC status, sticky agent.' },
   { name: 'analysis', description: 'Hit and call counters over the call history, per agent, group, DID or campaign (docs/metrics.md).' },
+  {
+    name: 'report',
+    description: 'What a call-center manager reads: queue service level and abandonment, agent time, the callback worklist; JSON or CSV (docs/reports.md).',
+  },
 ];
 
 /** Every module's operations, given the process's services. A new module adds one line here. */
@@ -46,6 +51,7 @@ export function allOperations(s: Services): Operation[] {
     ...authOperations(s),
     ...accountOperations(s),
     ...analysisOperations(s),
+    ...reportOperations(s),
     ...groupOperations(s),
     ...roleOperations(s),
     ...didOperations(s),

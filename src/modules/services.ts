@@ -6,6 +6,7 @@ import { AgentService } from './agent/agent.service.js';
 import { AnalysisService } from './analysis/analysis.service.js';
 import { RollupSink } from './analysis/rollup/rollup-sink.js';
 import { CallHistoryService } from './calls/call-history.service.js';
+import { SinkChain } from './calls/call-record-sink.js';
 import { DidService } from './did/did.service.js';
 import { BlacklistService } from './directory/blacklist.service.js';
 import { ContactService } from './directory/contact.service.js';
@@ -17,6 +18,8 @@ import { LiveStateService } from './events/live-state.service.js';
 import { GroupService } from './group/group.service.js';
 import { LiveService } from './live/live.service.js';
 import { QueueService } from './queue/queue.service.js';
+import { ReportAgentTimeSink, ReportCallSink } from './report/rollup/report-sinks.js';
+import { ReportService } from './report/report.service.js';
 import { RoleService } from './role/role.service.js';
 import { RoutingService } from './routing/routing.service.js';
 
@@ -42,14 +45,16 @@ export function buildServices(ctx: AppContext) {
   const blacklist = new BlacklistService(db, dids);
   const sticky = new StickyService(db, clock, { agents, groups, dids });
   const directory = new DirectoryService(db, { dnc, blacklist, sticky });
-  // The call history's one writer; finished calls reach the analysis roll-ups through its sink.
-  const history = new CallHistoryService(db, new RollupSink());
+  // The call history's one writer; finished calls reach the analysis and report roll-ups through its sinks.
+  const history = new CallHistoryService(db, new SinkChain([new RollupSink(), new ReportCallSink()]));
   const analysis = new AnalysisService(db, accounts, config.analysisCacheBytes);
   const liveState = new LiveStateService(db);
-  const events = new EventsService(ctx, { accounts, history });
+  // Agent state spans closed at ingest feed the report roll-ups' agent time.
+  const events = new EventsService(ctx, { accounts, history, agentTime: new ReportAgentTimeSink() });
   const live = new LiveService(ctx, { accounts, groups, liveState });
   const queue = new QueueService(ctx, { liveState, history, events, live });
   const routing = new RoutingService(directory, liveState, dids, groups);
+  const reports = new ReportService(db, { accounts, groups });
   return {
     auth,
     accounts,
@@ -71,6 +76,7 @@ export function buildServices(ctx: AppContext) {
     live,
     queue,
     routing,
+    reports,
   };
 }
 

@@ -13,3 +13,12 @@ export interface CallRecordSink {
   /** All records belong to `accountId`. */
   apply(tx: Queryable, accountId: number, records: readonly CallRecord[], sign: 1 | -1): Promise<void>;
 }
+
+/** Several sinks told of the same changes, in order (the analysis roll-ups, then the reports'). */
+export class SinkChain implements CallRecordSink {
+  constructor(private readonly sinks: readonly CallRecordSink[]) {}
+
+  async apply(tx: Queryable, accountId: number, records: readonly CallRecord[], sign: 1 | -1): Promise<void> {
+    for (const s of this.sinks) await s.apply(tx, accountId, records, sign);
+  }
+}

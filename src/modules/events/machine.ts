@@ -2,6 +2,7 @@ import type { CallOutcome } from '../calls/call-record.js';
 import type { Rejection, TelephonyEvent } from './event-types.js';
 import { localDay } from '../../time/zone.js';
 import { applyAgentEvent } from './agent-events.js';
+import { spanOf, type AgentSpan } from './agent-time.js';
 import type { LateCorrections } from './late-events.js';
 import { isAvailable, newAgent, type AgentLive, type CallLive, type EndedCall } from './live.types.js';
 
@@ -27,6 +28,8 @@ export class LiveMachine {
   readonly dirtyCalls = new Map<string, CallLive>();
   readonly ended: EndedCall[] = [];
   readonly takeovers: Takeover[] = [];
+  /** Agent state spans closed by this batch (the reports' agent time). */
+  readonly spans: AgentSpan[] = [];
 
   constructor(
     private readonly tz: string,
@@ -59,6 +62,9 @@ export class LiveMachine {
       a.talkSecs = 0;
       a.calls = 0;
     }
+    // The state held since the agent's last change ends here (a.lastTs only moves in this method).
+    const span = spanOf(a, a.lastTs, t, a.callId !== null && (this.calls.get(a.callId)?.onHold ?? false));
+    if (span) this.spans.push(span);
     const was = isAvailable(a);
     change(a);
     const now = isAvailable(a);
@@ -156,6 +162,7 @@ export class LiveMachine {
       }
       case 'call.hold':
         if (c.state !== 'connected' || c.onHold) return [1524, `Invalid action: call ${callId} is not connected or already on hold`];
+        this.holdChanges(c, Math.max(ev.ts, c.lastTs), seq);
         c.onHold = true;
         c.holdAt = Math.max(ev.ts, c.lastTs);
         this.touchCall(c, c.holdAt, seq);
@@ -163,6 +170,7 @@ export class LiveMachine {
       case 'call.unhold': {
         if (!c.onHold) return [1524, `Invalid action: call ${callId} is not on hold`];
         const t = Math.max(ev.ts, c.lastTs);
+        this.holdChanges(c, t, seq);
         c.holdSecs += t - (c.holdAt ?? t);
         c.onHold = false;
         c.holdAt = null;
@@ -174,6 +182,12 @@ export class LiveMachine {
       default:
         return [1001, `Invalid data type or value: type ${ev.type}`];
     }
+  }
+
+  /** The connected agent's talk/hold span ends when the call goes on or off hold (before the flag flips). */
+  private holdChanges(c: CallLive, t: number, seq: number): void {
+    const a = c.agentId !== null ? this.agent(c.agentId) : undefined;
+    if (a && a.callId === c.callId) this.mutateAgent(a, t, seq, () => {});
   }
 
   private ringing(c: CallLive, ev: TelephonyEvent, seq: number): Rejection | null {
@@ -226,6 +240,7 @@ export class LiveMachine {
       x.callId = c.callId;
       x.callAt = t;
       x.calls += 1;
+      x.lastCall = c.callId;
     });
   }
 
@@ -239,7 +254,10 @@ export class LiveMachine {
         x.talkSecs += Math.max(0, t - (x.callAt ?? t));
         x.callId = null;
         x.callAt = null;
-        if (wrapup && x.loggedIn) x.wrapupAt = t;
+        if (wrapup && x.loggedIn) {
+          x.wrapupAt = t;
+          x.wrapCall = c.callId;
+        }
       });
     }
     return prev;
@@ -250,6 +268,7 @@ export class LiveMachine {
     const t = Math.max(ev.ts, c.lastTs, c.agentId !== null ? (this.agent(c.agentId)?.lastTs ?? 0) : 0);
     this.closeRing(c, t, seq, false);
     if (c.onHold) {
+      this.holdChanges(c, t, seq);
       c.holdSecs += t - (c.holdAt ?? t);
       c.onHold = false;
       c.holdAt = null;
