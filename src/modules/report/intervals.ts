@@ -20,11 +20,13 @@ export interface BusinessHours {
 const wallOf = (tz: string, utc: number) => utc + offsetSeconds(tz, utc);
 
 /** Which interval a quarter hour starting at `utc` falls in, as a key that changes exactly where a new interval starts. */
-function keyOf(tz: string, utc: number, interval: IntervalName): number {
+function keyOf(tz: string, utc: number, interval: IntervalName): number | string {
   if (interval === 'total') return 0;
   if (interval === '15m') return utc;
-  const wall = wallOf(tz, utc);
-  if (interval === 'hour') return Math.floor(wall / 3600);
+  const off = offsetSeconds(tz, utc);
+  const wall = utc + off;
+  // The offset too: when clocks go back, the repeated local hour is another interval.
+  if (interval === 'hour') return `${Math.floor(wall / 3600)}|${off}`;
   const day = Math.floor(wall / 86400);
   if (interval === 'day') return day;
   // 1970-01-01 was a Thursday: day + 3 counts from a Monday.
@@ -45,7 +47,7 @@ export function intervalsOf(rangeStart: number, rangeEnd: number, interval: Inte
   const n = Math.max(0, Math.round((rangeEnd - rangeStart) / QUARTER));
   const bucketIndex = new Int32Array(n);
   const intervals: Interval[] = [];
-  let last: number | null = null;
+  let last: number | string | null = null;
   for (let i = 0; i < n; i++) {
     const b = rangeStart + i * QUARTER;
     const k = keyOf(tz, b, interval);
