@@ -767,6 +767,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/report/abandoned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The callback worklist: abandoned calls (not short), newest first, with the first later call of the same number
+         * @description PRODUCT.md §11. calledBack is the first later call with that number (either direction) queued within callbackWithinHours of the abandoned call’s end, else null. Paged by cursor / nextCursor. With `format: "csv"` the answer is the rows as text/csv (RFC 4180): a header of the field names, nested ones joined with `.`.
+         *
+         *     Callers: client, agent. Permission: `analysis.view`. Error codes: 1000, 1001, 1002, 1010, 1014, 1015, 1047, 1006 (HTTP 200, error envelope).
+         */
+        post: operations["report_abandoned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/report/agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Agent report per agent and interval: login, available, talk, hold, wrap-up and break time, hits, AHT, occupancy
+         * @description PRODUCT.md §11. Time is split exactly at interval edges; offered/answered/missed fall in the interval of the hit. groupId selects the agents mapped to that group. With `format: "csv"` the answer is the rows as text/csv (RFC 4180): a header of the field names, nested ones joined with `.`.
+         *
+         *     Callers: client, agent. Permission: `analysis.view`. Error codes: 1000, 1001, 1002, 1010, 1014, 1015, 1047, 1006, 1509 (HTTP 200, error envelope).
+         */
+        post: operations["report_agent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/report/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue report per group and interval: service level, abandonment, ASA, handle time (docs/reports.md)
+         * @description PRODUCT.md §11. Rows ordered by groupId then start; empty intervals are present with zeros and null averages. With `format: "csv"` the answer is the rows as text/csv (RFC 4180): a header of the field names, nested ones joined with `.`.
+         *
+         *     Callers: client, agent. Permission: `analysis.view`. Error codes: 1000, 1001, 1002, 1010, 1014, 1015, 1047, 1006 (HTTP 200, error envelope).
+         */
+        post: operations["report_queue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/role/create": {
         parameters: {
             query?: never;
@@ -4098,6 +4164,327 @@ export interface operations {
                          * @enum {integer}
                          */
                         code: 1000 | 1014 | 1015 | 1047 | 1501 | 1502;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    report_abandoned: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "from": "11-02-2026",
+                 *       "to": "11-02-2026",
+                 *       "groupId": 7,
+                 *       "limit": 50
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Default 24 */
+                    callbackWithinHours?: number;
+                    /** @description nextCursor of the previous page */
+                    cursor?: string;
+                    did?: string;
+                    /** @description csv: the rows as text/csv (RFC 4180) */
+                    format?: "json" | "csv";
+                    /** @description Unix seconds, or MM-DD-YYYY[ HH:mm[:ss]] (also with / or spaces) in the account time zone; inclusive */
+                    from: number | string;
+                    groupId?: number;
+                    /** @description Default 100 */
+                    limit?: number;
+                    /** @description Seconds; default 5: shorter abandons are not listed */
+                    shortAbandon?: number;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description Unix seconds, or MM-DD-YYYY[ HH:mm[:ss]] (also with / or spaces) in the account time zone; inclusive */
+                    to: number | string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            calledBack: {
+                                answered: boolean;
+                                at: number;
+                                callId: string;
+                            } | null;
+                            caller: string | null;
+                            callId: string;
+                            did: string | null;
+                            groupId: number | null;
+                            queuedAt: number;
+                            waited: number;
+                        }[];
+                        nextCursor: string | null;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         *     - `1002`: User id not provided: `token` was sent without `userId`
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1006`: Group id does not exist: no group with that id in the account
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1001 | 1002 | 1014 | 1015 | 1047 | 1006;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    report_agent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "from": "11-02-2026",
+                 *       "to": "11-02-2026",
+                 *       "agentId": 101,
+                 *       "interval": "total"
+                 *     }
+                 */
+                "application/json": {
+                    agentId?: number;
+                    /** @description Keeps only calls queued, and agent time, inside these hours */
+                    businessHours?: {
+                        /**
+                         * @description HH:MM local, on a quarter hour; excluded
+                         * @example 18:00
+                         */
+                        end: string;
+                        /**
+                         * @description HH:MM local, on a quarter hour; included
+                         * @example 09:00
+                         */
+                        start: string;
+                        /** @description MON … SUN; default MON–FRI */
+                        weekDays?: string[];
+                    };
+                    /** @description csv: the rows as text/csv (RFC 4180) */
+                    format?: "json" | "csv";
+                    /** @description Unix seconds, or MM-DD-YYYY[ HH:mm[:ss]] (also with / or spaces) in the account time zone; inclusive */
+                    from: number | string;
+                    groupId?: number;
+                    interval: "15m" | "hour" | "day" | "week" | "month" | "total";
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description Unix seconds, or MM-DD-YYYY[ HH:mm[:ss]] (also with / or spaces) in the account time zone; inclusive */
+                    to: number | string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            agentId: number;
+                            aht: number | null;
+                            answered: number;
+                            availableTime: number;
+                            /** @description Seconds per break reason (every reason of the answer) */
+                            breaks: {
+                                [key: string]: number;
+                            };
+                            breakTime: number;
+                            /** @description Unix seconds, exclusive */
+                            end: number;
+                            holdTime: number;
+                            loginTime: number;
+                            missed: number;
+                            occupancy: number | null;
+                            offered: number;
+                            /** @description Unix seconds */
+                            start: number;
+                            talkTime: number;
+                            wrapTime: number;
+                        }[];
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         *     - `1002`: User id not provided: `token` was sent without `userId`
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1006`: Group id does not exist: no group with that id in the account
+                         *     - `1509`: Invalid agent id
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1001 | 1002 | 1014 | 1015 | 1047 | 1006 | 1509;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    report_queue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "from": "11-02-2026",
+                 *       "to": "11-02-2026",
+                 *       "groupId": 7,
+                 *       "interval": "total",
+                 *       "slThresholds": [
+                 *         20,
+                 *         30
+                 *       ],
+                 *       "shortAbandon": 5
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Keeps only calls queued, and agent time, inside these hours */
+                    businessHours?: {
+                        /**
+                         * @description HH:MM local, on a quarter hour; excluded
+                         * @example 18:00
+                         */
+                        end: string;
+                        /**
+                         * @description HH:MM local, on a quarter hour; included
+                         * @example 09:00
+                         */
+                        start: string;
+                        /** @description MON … SUN; default MON–FRI */
+                        weekDays?: string[];
+                    };
+                    /** @description csv: the rows as text/csv (RFC 4180) */
+                    format?: "json" | "csv";
+                    /** @description Unix seconds, or MM-DD-YYYY[ HH:mm[:ss]] (also with / or spaces) in the account time zone; inclusive */
+                    from: number | string;
+                    groupId?: number;
+                    interval: "15m" | "hour" | "day" | "week" | "month" | "total";
+                    /** @description Seconds; default 5 */
+                    shortAbandon?: number;
+                    /** @description Seconds; default [20] */
+                    slThresholds?: number[];
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description Unix seconds, or MM-DD-YYYY[ HH:mm[:ss]] (also with / or spaces) in the account time zone; inclusive */
+                    to: number | string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            abandoned: number;
+                            abandonRate: number | null;
+                            aht: number | null;
+                            answered: number;
+                            /** @description Keyed by threshold (seconds) */
+                            answeredWithin: {
+                                [key: string]: number;
+                            };
+                            asa: number | null;
+                            avgAbandonWait: number | null;
+                            avgHold: number | null;
+                            avgTalk: number | null;
+                            avgWrap: number | null;
+                            /** @description Unix seconds, exclusive */
+                            end: number;
+                            groupId: number;
+                            maxWait: number | null;
+                            offered: number;
+                            retries: number;
+                            /** @description Keyed by threshold (seconds) */
+                            serviceLevel: {
+                                [key: string]: number | null;
+                            };
+                            shortAbandoned: number;
+                            /** @description Unix seconds */
+                            start: number;
+                            takenOver: number;
+                        }[];
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         *     - `1002`: User id not provided: `token` was sent without `userId`
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1006`: Group id does not exist: no group with that id in the account
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1001 | 1002 | 1014 | 1015 | 1047 | 1006;
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
