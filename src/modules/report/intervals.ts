@@ -72,3 +72,45 @@ export function inBusinessHours(bh: BusinessHours, tz: string, utc: number): boo
 }
 
 export const WEEK_DAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as const;
+
+/**
+ * A stretch of the range in which the intervals follow from a bucket by
+ * arithmetic: the zone's offset is constant, and an interval's first quarter
+ * hour is `bucket − ((bucket + shift) mod length)` (length 0: the whole
+ * segment is one group, for months and total). The database sums the
+ * quarter hours per key and that first quarter hour; clamped to the
+ * segment's start it names the interval in `bucketIndex`.
+ */
+export interface Segment {
+  start: number;
+  end: number;
+  shift: number;
+  length: number;
+}
+
+const LENGTH: Record<IntervalName, number> = { '15m': QUARTER, hour: 3600, day: 86400, week: 7 * 86400, month: 0, total: 0 };
+
+export function segmentsOf(rangeStart: number, rangeEnd: number, interval: IntervalName, tz: string, bucketIndex: Int32Array): Segment[] {
+  const out: Segment[] = [];
+  const length = LENGTH[interval];
+  let cur: Segment | null = null;
+  for (let i = 0; i < bucketIndex.length; i++) {
+    const b = rangeStart + i * QUARTER;
+    const off = interval === 'total' ? 0 : offsetSeconds(tz, b);
+    // Weeks start on Monday: 1970-01-01 was a Thursday, three days after one.
+    const shift = off + (interval === 'week' ? 3 * 86400 : 0);
+    // A month or total is one group per segment: a new interval starts a new segment.
+    const newGroup = length === 0 && i > 0 && bucketIndex[i] !== bucketIndex[i - 1];
+    if (!cur || cur.shift !== shift || newGroup) {
+      if (cur) cur.end = b;
+      cur = { start: b, end: rangeEnd, shift, length };
+      out.push(cur);
+    }
+  }
+  return out;
+}
+
+/** The interval a database group (segment, first quarter hour `k`) belongs to. */
+export function intervalOfGroup(seg: Segment, k: number, rangeStart: number, bucketIndex: Int32Array): number {
+  return bucketIndex[(Math.max(k, seg.start) - rangeStart) / QUARTER]!;
+}

@@ -1,4 +1,5 @@
 import type { TenantQueries } from '../../db/tenant.js';
+import type { Segment } from './intervals.js';
 import type { Param } from '../../db/types.js';
 import { AGENT_SUMS } from './rollup/report-sinks.js';
 import { QUEUE_SUMS } from './rollup/queue-rollup.js';
@@ -23,8 +24,41 @@ export interface AbandonedRow {
  * (`calls`, calls/), the agents and their group mapping (`agents`,
  * `agent_groups`, agent/).
  */
+/** The first quarter hour of a row's interval within a segment (SQL; integers only, so inlined). */
+function firstQuarter(seg: Segment): string {
+  const n = (v: number) => String(Math.trunc(v));
+  return seg.length === 0 ? n(seg.start) : `bucket - ((bucket + ${n(seg.shift)}) % ${n(seg.length)})`;
+}
+
 export class ReportRepository {
   constructor(private readonly t: TenantQueries) {}
+
+  /** report_queue summed per group and interval of a segment (k: the interval's first quarter hour). */
+  queueSums(seg: Segment, groupId: number | null) {
+    return this.t.all<QueueRollupRow & { k: number }>(
+      `SELECT group_id, ${firstQuarter(seg)} AS k, MAX(max_wait) AS max_wait, ${QUEUE_SUMS.map((c) => `SUM(${c}) AS ${c}`).join(', ')}
+       FROM report_queue WHERE account_id = $1 AND bucket >= $2 AND bucket < $3 ${groupId === null ? '' : 'AND group_id = $4'}
+       GROUP BY group_id, k`,
+      groupId === null ? [seg.start, seg.end] : [seg.start, seg.end, groupId],
+    );
+  }
+
+  /** report_agent summed per agent and interval of a segment. */
+  agentSums(seg: Segment) {
+    return this.t.all<AgentRollupRow & { k: number }>(
+      `SELECT agent_id, ${firstQuarter(seg)} AS k, ${AGENT_SUMS.map((c) => `SUM(${c}) AS ${c}`).join(', ')}
+       FROM report_agent WHERE account_id = $1 AND bucket >= $2 AND bucket < $3 GROUP BY agent_id, k`,
+      [seg.start, seg.end],
+    );
+  }
+
+  breakSums(seg: Segment) {
+    return this.t.all<{ k: number; agent_id: number; reason: string; secs: number }>(
+      `SELECT agent_id, reason, ${firstQuarter(seg)} AS k, SUM(secs) AS secs
+       FROM report_agent_breaks WHERE account_id = $1 AND bucket >= $2 AND bucket < $3 GROUP BY agent_id, reason, k`,
+      [seg.start, seg.end],
+    );
+  }
 
   queueRows(from: number, to: number, groupId: number | null) {
     return this.t.all<QueueRollupRow>(

@@ -4,8 +4,8 @@ import { AppError, agentError, fail } from '../../errors/catalogue.js';
 import type { AccountService } from '../account/account.service.js';
 import type { GroupService } from '../group/group.service.js';
 import { AgentSums, QueueSums, round2 } from './figures.js';
-import { QUARTER, inBusinessHours, intervalsOf, type BusinessHours, type IntervalName } from './intervals.js';
-import { ReportRepository } from './report.repository.js';
+import { QUARTER, inBusinessHours, intervalOfGroup, intervalsOf, segmentsOf, type BusinessHours, type IntervalName } from './intervals.js';
+import { ReportRepository, type QueueRollupRow } from './report.repository.js';
 import { businessHours, instantRange, quarterRange, shortAbandonOf, thresholds } from './report.request.js';
 import { isStoredSa, isStoredSl } from './thresholds.js';
 
@@ -88,18 +88,24 @@ export class ReportService {
     const { intervals, bucketIndex } = intervalsOf(range.start, range.end, q.interval, tz);
     const keep = keptBuckets(range.start, bucketIndex.length, bh, tz);
     const repo = this.repo(accountId);
-    const rows = await repo.queueRows(range.start, range.end, groupId);
+    // Rows of [interval index, roll-up sums]: summed per interval by the database, or per quarter hour when business hours filter them.
+    const rows: Array<[number, QueueRollupRow]> = [];
+    if (bh) {
+      for (const r of await repo.queueRows(range.start, range.end, groupId)) {
+        const i = (Number(r.bucket) - range.start) / QUARTER;
+        if (keep[i]) rows.push([bucketIndex[i]!, r]);
+      }
+    } else {
+      for (const seg of segmentsOf(range.start, range.end, q.interval, tz, bucketIndex)) {
+        for (const r of await repo.queueSums(seg, groupId)) rows.push([intervalOfGroup(seg, Number(r.k), range.start, bucketIndex), r]);
+      }
+    }
     const keys = new Set<number>(groupId !== null ? [groupId] : (await this.deps.groups.list(accountId)).map((g) => g.groupId));
-    for (const r of rows) keys.add(Number(r.group_id));
+    for (const [, r] of rows) keys.add(Number(r.group_id));
     const sorted = [...keys].sort((a, b) => a - b);
     if (sorted.length * intervals.length > MAX_ROWS) throw fail(1001, 'the report would have too many rows: use a longer interval or a shorter range');
     const sums = new Map<number, QueueSums[]>(sorted.map((g) => [g, intervals.map(() => new QueueSums())]));
-    const at = (bucket: number) => (bucket - range.start) / QUARTER;
-    for (const r of rows) {
-      const i = at(Number(r.bucket));
-      if (!keep[i]) continue;
-      sums.get(Number(r.group_id))![bucketIndex[i]!]!.addRollup(r, sl, sa);
-    }
+    for (const [i, r] of rows) sums.get(Number(r.group_id))![i]!.addRollup(r, sl, sa);
     if (sl.some((t) => !isStoredSl(t)) || !isStoredSa(sa)) {
       for (const c of await repo.callWaits(range.start, range.end, groupId)) {
         const i = Math.floor((Number(c.queued_at) - range.start) / QUARTER);
@@ -123,18 +129,29 @@ export class ReportService {
     if (agents.length * intervals.length > MAX_ROWS) throw fail(1001, 'the report would have too many rows: use a longer interval or a shorter range');
     const keep = keptBuckets(range.start, bucketIndex.length, bh, tz);
     const sums = new Map<number, AgentSums[]>(agents.map((a) => [a, intervals.map(() => new AgentSums())]));
-    const at = (bucket: number) => (bucket - range.start) / QUARTER;
-    for (const r of await repo.agentRows(range.start, range.end)) {
-      const i = at(Number(r.bucket));
-      if (keep[i]) sums.get(Number(r.agent_id))?.[bucketIndex[i]!]!.addRollup(r);
-    }
     const reasons = new Set<string>();
-    for (const r of await repo.breakRows(range.start, range.end)) {
-      const i = at(Number(r.bucket));
-      const s = keep[i] ? sums.get(Number(r.agent_id))?.[bucketIndex[i]!] : undefined;
-      if (!s) continue;
-      reasons.add(r.reason);
-      s.breaks.set(r.reason, (s.breaks.get(r.reason) ?? 0) + Number(r.secs));
+    const addBreak = (agentId: number, i: number, reason: string, secs: number) => {
+      const s = sums.get(agentId)?.[i];
+      if (!s) return;
+      reasons.add(reason);
+      s.breaks.set(reason, (s.breaks.get(reason) ?? 0) + secs);
+    };
+    if (bh) {
+      const at = (bucket: number) => (bucket - range.start) / QUARTER;
+      for (const r of await repo.agentRows(range.start, range.end)) {
+        const i = at(Number(r.bucket));
+        if (keep[i]) sums.get(Number(r.agent_id))?.[bucketIndex[i]!]!.addRollup(r);
+      }
+      for (const r of await repo.breakRows(range.start, range.end)) {
+        const i = at(Number(r.bucket));
+        if (keep[i]) addBreak(Number(r.agent_id), bucketIndex[i]!, r.reason, Number(r.secs));
+      }
+    } else {
+      for (const seg of segmentsOf(range.start, range.end, q.interval, tz, bucketIndex)) {
+        const of = (k: unknown) => intervalOfGroup(seg, Number(k), range.start, bucketIndex);
+        for (const r of await repo.agentSums(seg)) sums.get(Number(r.agent_id))?.[of(r.k)]!.addRollup(r);
+        for (const r of await repo.breakSums(seg)) addBreak(Number(r.agent_id), of(r.k), r.reason, Number(r.secs));
+      }
     }
     const reasonList = [...reasons].sort();
     return agents.flatMap((a) => intervals.map((iv, i) => ({ agentId: a, start: iv.start, end: iv.end, ...sums.get(a)![i]!.figures(reasonList) })));
