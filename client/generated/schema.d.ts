@@ -325,66 +325,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/CallReport/detail": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * One call's report; with rType ["rcrd"] also its recordings' directstream references (rcrdAr)
-         * @description Callers: client, agent. Permission: `analysis.view`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
-         */
-        post: operations["CallReport_detail"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/CallReport/export": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Every matching call as CSV (RFC 4180, header row, UTF-8), streamed
-         * @description One row per call, the report's scalar fields as columns in report order. Filters as CallReport/list. Credentials: `Authorization: Bearer` with a session id, or `?ssid=`, or `?userId=` and `?token=`. Permission `analysis.view`.
-         */
-        get: operations["CallReport_export"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/CallReport/list": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Finished calls in the push-report shape, newest first, with filters and cursor paging
-         * @description Callers: client, agent. Permission: `analysis.view`. Error codes: 1000, 1001, 1014, 1015, 1047 (HTTP 200, error envelope).
-         */
-        post: operations["CallReport_list"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v2/did/create": {
         parameters: {
             query?: never;
@@ -827,20 +767,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/recording/directstream/{*}": {
+    "/api/v2/report/abandoned": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * A recording, by the rcrd reference of CallReport/detail (token and path joined with /)
-         * @description No other credential: the token (24 h, bound to the path) is the authorisation, so an `<audio>` element can play it. `Range` is answered with 206; the content type follows the extension.
-         */
-        get: operations["recording_directstream"];
+        get?: never;
         put?: never;
-        post?: never;
+        /**
+         * The callback worklist: abandoned calls (not short), newest first, with the first later call of the same number
+         * @description PRODUCT.md §11. calledBack is the first later call with that number (either direction) queued within callbackWithinHours of the abandoned call’s end, else null. Paged by cursor / nextCursor. With `format: "csv"` the answer is the rows as text/csv (RFC 4180): a header of the field names, nested ones joined with `.`.
+         *
+         *     Callers: client, agent. Permission: `analysis.view`. Error codes: 1000, 1001, 1002, 1010, 1014, 1015, 1047, 1006 (HTTP 200, error envelope).
+         */
+        post: operations["report_abandoned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/report/agent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Agent report per agent and interval: login, available, talk, hold, wrap-up and break time, hits, AHT, occupancy
+         * @description PRODUCT.md §11. Time is split exactly at interval edges; offered/answered/missed fall in the interval of the hit. groupId selects the agents mapped to that group. With `format: "csv"` the answer is the rows as text/csv (RFC 4180): a header of the field names, nested ones joined with `.`.
+         *
+         *     Callers: client, agent. Permission: `analysis.view`. Error codes: 1000, 1001, 1002, 1010, 1014, 1015, 1047, 1006, 1509 (HTTP 200, error envelope).
+         */
+        post: operations["report_agent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/report/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue report per group and interval: service level, abandonment, ASA, handle time (docs/reports.md)
+         * @description PRODUCT.md §11. Rows ordered by groupId then start; empty intervals are present with zeros and null averages. With `format: "csv"` the answer is the rows as text/csv (RFC 4180): a header of the field names, nested ones joined with `.`.
+         *
+         *     Callers: client, agent. Permission: `analysis.view`. Error codes: 1000, 1001, 1002, 1010, 1014, 1015, 1047, 1006 (HTTP 200, error envelope).
+         */
+        post: operations["report_queue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -967,148 +953,6 @@ export interface paths {
         get: operations["events_stream"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/webhook/create": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Subscribe a URL to push reports (one per ended call); the URL is verified with GET (answer GODBLESSYOU)
-         * @description The `secret` signs every delivery (Standard Webhooks `webhook-signature`) and is shown only in this answer. A url that is not http(s) or resolves to a loopback, private, link-local or unspecified address is refused with 1000 unless the server runs with WEBHOOK_ALLOW_PRIVATE=1.
-         *
-         *     Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
-         */
-        post: operations["webhook_create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/webhook/delete": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Remove a subscription with its deliveries and their log
-         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
-         */
-        post: operations["webhook_delete"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/webhook/deliveries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * The delivery log, newest first: each delivery with every attempt (time, HTTP status, duration, error, first 1 kB of the answer)
-         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1014, 1015, 1047 (HTTP 200, error envelope).
-         */
-        post: operations["webhook_deliveries"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/webhook/list": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * The account's webhook subscriptions (without their secrets)
-         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1014, 1015, 1047 (HTTP 200, error envelope).
-         */
-        post: operations["webhook_list"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/webhook/redeliver": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send a delivery again now (same body and webhook-id), with a fresh retry schedule
-         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
-         */
-        post: operations["webhook_redeliver"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/webhook/update": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Change a subscription (fields merged); a new url is checked and verified again
-         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
-         */
-        post: operations["webhook_update"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/webhook/verify": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Verify the url again (GET, answer GODBLESSYOU): active on success, else unverified with lastError
-         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
-         */
-        post: operations["webhook_verify"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2630,376 +2474,6 @@ export interface operations {
                          * @enum {integer}
                          */
                         code: 1000 | 1002 | 1014 | 1015 | 1047;
-                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    CallReport_detail: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
-                 *       "clId": "c-1",
-                 *       "rType": [
-                 *         "rcrd"
-                 *       ]
-                 *     }
-                 */
-                "application/json": {
-                    /** @description accepted for clId */
-                    callId?: string;
-                    /** @description the callId */
-                    clId?: string;
-                    /** @description ["rcrd"]: also answer rcrdAr */
-                    rType?: string[] | string;
-                    /** @description Session id (from auth/login). Not together with userId/token. */
-                    ssid?: string;
-                    /** @description API token (from auth/token), with userId */
-                    token?: string;
-                    /** @description User id of the token form */
-                    userId?: string | number;
-                };
-            };
-        };
-        responses: {
-            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {number} */
-                        code: 200;
-                        data: {
-                            /** @description the reason of call.ended, "" when none */
-                            callDisposition: string;
-                            callId: string;
-                            /** @description 3 answered, 2 offered but never answered, 1 ended before any offer, 0 failed */
-                            callStatus: 0 | 1 | 2 | 3;
-                            /** @description 0 inbound, the campaign id otherwise */
-                            campId: number | string;
-                            /** @description the customer's number */
-                            cNumber: string;
-                            cType: "IBD" | "OBD" | "CTC";
-                            DID: string | null;
-                            /** @description null when never answered */
-                            firstAnswerTime: string | null;
-                            firstAttended: "agent" | null;
-                            /** @description ended - queued */
-                            ivrDuration: number;
-                            /** @description end time */
-                            ivrETime: string;
-                            /** @description queued time, YYYY-MM-DD HH:MM:SS in the account zone */
-                            ivrSTime: string;
-                            /** @description null when never answered */
-                            lastHangupTime: string | null;
-                            /** @description agent of the first answer */
-                            masterAgent: number | null;
-                            masterAgentNumber: string | null;
-                            masterGroupId: number | null;
-                            nHDetail: {
-                                agentId: number;
-                                /** @description null when missed */
-                                answerETime: string | null;
-                                /** @description null when missed */
-                                answerSTime: string | null;
-                                groupId: number | null;
-                                /** @description "#1", "#2"… in order */
-                                nodeId: string;
-                                /** @description the agent's phone */
-                                number: string | null;
-                                /** @description this leg's recording path */
-                                recording: string | null;
-                                status: "answered" | "missed";
-                                /** @description seconds connected less hold */
-                                talkDuration: number;
-                                /** @description customer-hold seconds within this leg */
-                                totalHoldDuration: number;
-                                /** @description seconds the offer rang (0 for a takeover) */
-                                totalRingDuration: number;
-                            }[];
-                            rcrdAr?: {
-                                /** @description the leg's nodeId */
-                                ndId: string | null;
-                                /** @description `<token>*<path segments joined by *>`: join the parts with `/` after `GET /api/v2/recording/directstream/` */
-                                rcrd: string;
-                            }[];
-                            recordings: {
-                                file: string;
-                                nodeid: string | null;
-                                time: string;
-                            }[];
-                            retryOf: string | null;
-                            /** @description first answer to end, less hold */
-                            talkDuration: number;
-                            /** @description customer-hold seconds */
-                            totalHoldDuration: number;
-                            /** @description the account id */
-                            userId: string;
-                        };
-                        /** @enum {string} */
-                        status: "success";
-                    } | ({
-                        /**
-                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
-                         *     - `1012`: No data found: the record does not exist (or is not live)
-                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
-                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
-                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
-                         * @enum {integer}
-                         */
-                        code: 1000 | 1012 | 1014 | 1015 | 1047;
-                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    CallReport_export: {
-        parameters: {
-            query?: {
-                agentId?: string;
-                caller?: string;
-                callStatus?: string;
-                cType?: string;
-                did?: string;
-                from?: string;
-                groupId?: string;
-                to?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The CSV */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example callId,callStatus,cType,...
-                     *     c-1,3,IBD,...
-                     */
-                    "text/csv": string;
-                };
-            };
-            /** @description A bad filter (1000 / 1001) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "error",
-                     *       "code": 1001,
-                     *       "message": "Invalid data type or value: invalid date \"x\""
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @description - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
-                         * @enum {integer}
-                         */
-                        code: 1001;
-                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
-                };
-            };
-            /** @description No valid credentials; code 1014. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "error",
-                     *       "code": 1014,
-                     *       "message": "Invalid token"
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
-                         * @enum {integer}
-                         */
-                        code: 1014;
-                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
-                };
-            };
-            /** @description Missing permission analysis.view */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "error",
-                     *       "code": 1015,
-                     *       "message": "Permission denied: missing permission analysis.view"
-                     *     }
-                     */
-                    "application/json": {
-                        /**
-                         * @description - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
-                         * @enum {integer}
-                         */
-                        code: 1015;
-                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
-                };
-            };
-        };
-    };
-    CallReport_list: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
-                 *       "from": "11-24-2026 00:00:00",
-                 *       "cType": "IBD",
-                 *       "limit": 1
-                 *     }
-                 */
-                "application/json": {
-                    /** @description calls offered to (or taken over by) this agent */
-                    agentId?: string | number;
-                    /** @description the customer's number (non-digits ignored) */
-                    caller?: string | number;
-                    /** @description 0, 1, 2 or 3 */
-                    callStatus?: number | string;
-                    /** @description IBD, OBD, CTC: one, several comma-separated, or an array */
-                    cType?: string | string[];
-                    /** @description nextCursor of the previous page */
-                    cursor?: string;
-                    did?: string | number;
-                    /** @description queued at or after: Unix seconds or MM-DD-YYYY HH:mm:ss (account zone) */
-                    from?: string | number;
-                    groupId?: string | number;
-                    /** @description default 50, at most 1000 */
-                    limit?: number | string;
-                    /** @description Session id (from auth/login). Not together with userId/token. */
-                    ssid?: string;
-                    /** @description queued at or before */
-                    to?: string | number;
-                    /** @description API token (from auth/token), with userId */
-                    token?: string;
-                    /** @description User id of the token form */
-                    userId?: string | number;
-                };
-            };
-        };
-        responses: {
-            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {number} */
-                        code: 200;
-                        data: {
-                            /** @description the reason of call.ended, "" when none */
-                            callDisposition: string;
-                            callId: string;
-                            /** @description 3 answered, 2 offered but never answered, 1 ended before any offer, 0 failed */
-                            callStatus: 0 | 1 | 2 | 3;
-                            /** @description 0 inbound, the campaign id otherwise */
-                            campId: number | string;
-                            /** @description the customer's number */
-                            cNumber: string;
-                            cType: "IBD" | "OBD" | "CTC";
-                            DID: string | null;
-                            /** @description null when never answered */
-                            firstAnswerTime: string | null;
-                            firstAttended: "agent" | null;
-                            /** @description ended - queued */
-                            ivrDuration: number;
-                            /** @description end time */
-                            ivrETime: string;
-                            /** @description queued time, YYYY-MM-DD HH:MM:SS in the account zone */
-                            ivrSTime: string;
-                            /** @description null when never answered */
-                            lastHangupTime: string | null;
-                            /** @description agent of the first answer */
-                            masterAgent: number | null;
-                            masterAgentNumber: string | null;
-                            masterGroupId: number | null;
-                            nHDetail: {
-                                agentId: number;
-                                /** @description null when missed */
-                                answerETime: string | null;
-                                /** @description null when missed */
-                                answerSTime: string | null;
-                                groupId: number | null;
-                                /** @description "#1", "#2"… in order */
-                                nodeId: string;
-                                /** @description the agent's phone */
-                                number: string | null;
-                                /** @description this leg's recording path */
-                                recording: string | null;
-                                status: "answered" | "missed";
-                                /** @description seconds connected less hold */
-                                talkDuration: number;
-                                /** @description customer-hold seconds within this leg */
-                                totalHoldDuration: number;
-                                /** @description seconds the offer rang (0 for a takeover) */
-                                totalRingDuration: number;
-                            }[];
-                            recordings: {
-                                file: string;
-                                nodeid: string | null;
-                                time: string;
-                            }[];
-                            retryOf: string | null;
-                            /** @description first answer to end, less hold */
-                            talkDuration: number;
-                            /** @description customer-hold seconds */
-                            totalHoldDuration: number;
-                            /** @description the account id */
-                            userId: string;
-                        }[];
-                        /** @description null on the last page */
-                        nextCursor: string | null;
-                        /** @enum {string} */
-                        status: "success";
-                    } | ({
-                        /**
-                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
-                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
-                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
-                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
-                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
-                         * @enum {integer}
-                         */
-                        code: 1000 | 1001 | 1014 | 1015 | 1047;
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
@@ -4699,102 +4173,325 @@ export interface operations {
             503: components["responses"]["DatabaseUnavailable"];
         };
     };
-    recording_directstream: {
+    report_abandoned: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description the token, then the path segments (`<token>/<path>`) */
-                "*": string;
-            };
+            path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "from": "11-02-2026",
+                 *       "to": "11-02-2026",
+                 *       "groupId": 7,
+                 *       "limit": 50
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Default 24 */
+                    callbackWithinHours?: number;
+                    /** @description nextCursor of the previous page */
+                    cursor?: string;
+                    did?: string;
+                    /** @description csv: the rows as text/csv (RFC 4180) */
+                    format?: "json" | "csv";
+                    /** @description Unix seconds, or MM-DD-YYYY[ HH:mm[:ss]] (also with / or spaces) in the account time zone; inclusive */
+                    from: number | string;
+                    groupId?: number;
+                    /** @description Default 100 */
+                    limit?: number;
+                    /** @description Seconds; default 5: shorter abandons are not listed */
+                    shortAbandon?: number;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description Unix seconds, or MM-DD-YYYY[ HH:mm[:ss]] (also with / or spaces) in the account time zone; inclusive */
+                    to: number | string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
         responses: {
-            /** @description The whole file */
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "audio/wav": string;
-                };
-            };
-            /** @description The requested byte range */
-            206: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "audio/wav": string;
-                };
-            };
-            /** @description Missing, bad or expired token (checked first) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "status": "error",
-                     *       "code": 1015,
-                     *       "message": "Permission denied: missing, bad or expired recording token"
-                     *     }
-                     */
                     "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            calledBack: {
+                                answered: boolean;
+                                at: number;
+                                callId: string;
+                            } | null;
+                            caller: string | null;
+                            callId: string;
+                            did: string | null;
+                            groupId: number | null;
+                            queuedAt: number;
+                            waited: number;
+                        }[];
+                        nextCursor: string | null;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
                         /**
-                         * @description - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         *     - `1002`: User id not provided: `token` was sent without `userId`
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1006`: Group id does not exist: no group with that id in the account
                          * @enum {integer}
                          */
-                        code: 1015;
-                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                        code: 1000 | 1001 | 1002 | 1014 | 1015 | 1047 | 1006;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
-            /** @description No such file under RECORDINGS_DIR */
-            404: {
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    report_agent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "from": "11-02-2026",
+                 *       "to": "11-02-2026",
+                 *       "agentId": 101,
+                 *       "interval": "total"
+                 *     }
+                 */
+                "application/json": {
+                    agentId?: number;
+                    /** @description Keeps only calls queued, and agent time, inside these hours */
+                    businessHours?: {
+                        /**
+                         * @description HH:MM local, on a quarter hour; excluded
+                         * @example 18:00
+                         */
+                        end: string;
+                        /**
+                         * @description HH:MM local, on a quarter hour; included
+                         * @example 09:00
+                         */
+                        start: string;
+                        /** @description MON … SUN; default MON–FRI */
+                        weekDays?: string[];
+                    };
+                    /** @description csv: the rows as text/csv (RFC 4180) */
+                    format?: "json" | "csv";
+                    /** @description Unix seconds, or MM-DD-YYYY[ HH:mm[:ss]] (also with / or spaces) in the account time zone; inclusive */
+                    from: number | string;
+                    groupId?: number;
+                    interval: "15m" | "hour" | "day" | "week" | "month" | "total";
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description Unix seconds, or MM-DD-YYYY[ HH:mm[:ss]] (also with / or spaces) in the account time zone; inclusive */
+                    to: number | string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "error",
-                     *       "code": 1012,
-                     *       "message": "No data found: no such recording"
-                     *     }
-                     */
                     "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            agentId: number;
+                            aht: number | null;
+                            answered: number;
+                            availableTime: number;
+                            /** @description Seconds per break reason (every reason of the answer) */
+                            breaks: {
+                                [key: string]: number;
+                            };
+                            breakTime: number;
+                            /** @description Unix seconds, exclusive */
+                            end: number;
+                            holdTime: number;
+                            loginTime: number;
+                            missed: number;
+                            occupancy: number | null;
+                            offered: number;
+                            /** @description Unix seconds */
+                            start: number;
+                            talkTime: number;
+                            wrapTime: number;
+                        }[];
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
                         /**
-                         * @description - `1012`: No data found: the record does not exist (or is not live)
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         *     - `1002`: User id not provided: `token` was sent without `userId`
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1006`: Group id does not exist: no group with that id in the account
+                         *     - `1509`: Invalid agent id
                          * @enum {integer}
                          */
-                        code: 1012;
-                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                        code: 1000 | 1001 | 1002 | 1014 | 1015 | 1047 | 1006 | 1509;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
-            /** @description Range not satisfiable */
-            416: {
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    report_queue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "from": "11-02-2026",
+                 *       "to": "11-02-2026",
+                 *       "groupId": 7,
+                 *       "interval": "total",
+                 *       "slThresholds": [
+                 *         20,
+                 *         30
+                 *       ],
+                 *       "shortAbandon": 5
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Keeps only calls queued, and agent time, inside these hours */
+                    businessHours?: {
+                        /**
+                         * @description HH:MM local, on a quarter hour; excluded
+                         * @example 18:00
+                         */
+                        end: string;
+                        /**
+                         * @description HH:MM local, on a quarter hour; included
+                         * @example 09:00
+                         */
+                        start: string;
+                        /** @description MON … SUN; default MON–FRI */
+                        weekDays?: string[];
+                    };
+                    /** @description csv: the rows as text/csv (RFC 4180) */
+                    format?: "json" | "csv";
+                    /** @description Unix seconds, or MM-DD-YYYY[ HH:mm[:ss]] (also with / or spaces) in the account time zone; inclusive */
+                    from: number | string;
+                    groupId?: number;
+                    interval: "15m" | "hour" | "day" | "week" | "month" | "total";
+                    /** @description Seconds; default 5 */
+                    shortAbandon?: number;
+                    /** @description Seconds; default [20] */
+                    slThresholds?: number[];
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description Unix seconds, or MM-DD-YYYY[ HH:mm[:ss]] (also with / or spaces) in the account time zone; inclusive */
+                    to: number | string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "status": "error",
-                     *       "code": 1001,
-                     *       "message": "Invalid data type or value: range not satisfiable"
-                     *     }
-                     */
                     "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            abandoned: number;
+                            abandonRate: number | null;
+                            aht: number | null;
+                            answered: number;
+                            /** @description Keyed by threshold (seconds) */
+                            answeredWithin: {
+                                [key: string]: number;
+                            };
+                            asa: number | null;
+                            avgAbandonWait: number | null;
+                            avgHold: number | null;
+                            avgTalk: number | null;
+                            avgWrap: number | null;
+                            /** @description Unix seconds, exclusive */
+                            end: number;
+                            groupId: number;
+                            maxWait: number | null;
+                            offered: number;
+                            retries: number;
+                            /** @description Keyed by threshold (seconds) */
+                            serviceLevel: {
+                                [key: string]: number | null;
+                            };
+                            shortAbandoned: number;
+                            /** @description Unix seconds */
+                            start: number;
+                            takenOver: number;
+                        }[];
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
                         /**
-                         * @description - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         *     - `1002`: User id not provided: `token` was sent without `userId`
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1006`: Group id does not exist: no group with that id in the account
                          * @enum {integer}
                          */
-                        code: 1001;
-                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                        code: 1000 | 1001 | 1002 | 1014 | 1015 | 1047 | 1006;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
         };
     };
     role_create: {
@@ -5276,518 +4973,6 @@ export interface operations {
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
                 };
             };
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    webhook_create: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
-                 *       "url": "https://crm.example.com/hooks/calls",
-                 *       "name": "CRM",
-                 *       "filter": {
-                 *         "cType": [
-                 *           "IBD"
-                 *         ],
-                 *         "did": [
-                 *           "18005550100"
-                 *         ]
-                 *       }
-                 *     }
-                 */
-                "application/json": {
-                    /** @description A report is sent when every given list contains the call's value (campaignId 0: calls without a campaign) */
-                    filter?: {
-                        campaignId?: (string | number)[];
-                        cType?: ("IBD" | "OBD" | "CTC")[];
-                        did?: string[];
-                        groupId?: number[];
-                    };
-                    name?: string;
-                    /** @description Session id (from auth/login). Not together with userId/token. */
-                    ssid?: string;
-                    /** @description API token (from auth/token), with userId */
-                    token?: string;
-                    /** @description http(s) URL of the receiver; it must answer GODBLESSYOU to a GET */
-                    url: string;
-                    /** @description User id of the token form */
-                    userId?: string | number;
-                };
-            };
-        };
-        responses: {
-            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {number} */
-                        code: 200;
-                        data: {
-                            lastError?: string;
-                            /** @description whsec_ + base64 of 32 random bytes; shown only here */
-                            secret: string;
-                            status: "active" | "unverified" | "disabled";
-                            webhookId: number;
-                        };
-                        message: string;
-                        /** @enum {string} */
-                        status: "success";
-                    } | ({
-                        /**
-                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
-                         *     - `1012`: No data found: no such webhook (or delivery) in the account
-                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
-                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
-                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
-                         * @enum {integer}
-                         */
-                        code: 1000 | 1012 | 1014 | 1015 | 1047;
-                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    webhook_delete: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
-                 *       "webhookId": 7
-                 *     }
-                 */
-                "application/json": {
-                    /** @description Session id (from auth/login). Not together with userId/token. */
-                    ssid?: string;
-                    /** @description API token (from auth/token), with userId */
-                    token?: string;
-                    /** @description User id of the token form */
-                    userId?: string | number;
-                    /** @description The subscription id (from webhook/create) */
-                    webhookId: number;
-                };
-            };
-        };
-        responses: {
-            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {number} */
-                        code: 200;
-                        data: {
-                            webhookId: number;
-                        };
-                        message: string;
-                        /** @enum {string} */
-                        status: "success";
-                    } | ({
-                        /**
-                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
-                         *     - `1012`: No data found: no such webhook (or delivery) in the account
-                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
-                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
-                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
-                         * @enum {integer}
-                         */
-                        code: 1000 | 1012 | 1014 | 1015 | 1047;
-                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    webhook_deliveries: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
-                 *       "webhookId": 7,
-                 *       "limit": 50
-                 *     }
-                 */
-                "application/json": {
-                    callId?: string;
-                    /** @description nextCursor of the previous page */
-                    cursor?: string;
-                    /** @description default 50 */
-                    limit?: number;
-                    /** @description Session id (from auth/login). Not together with userId/token. */
-                    ssid?: string;
-                    status?: "pending" | "delivered" | "failed";
-                    /** @description API token (from auth/token), with userId */
-                    token?: string;
-                    /** @description User id of the token form */
-                    userId?: string | number;
-                    /** @description The subscription id (from webhook/create) */
-                    webhookId?: number;
-                };
-            };
-        };
-        responses: {
-            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {number} */
-                        code: 200;
-                        data: {
-                            attempts: {
-                                /** @description Unix seconds */
-                                at: number;
-                                durationMs: number;
-                                error: string | null;
-                                httpStatus: number | null;
-                                /** @description the first 1 kB of the answer */
-                                response: string | null;
-                            }[];
-                            callId: string;
-                            deliveryId: number;
-                            status: "pending" | "delivered" | "failed";
-                            webhookId: number;
-                        }[];
-                        nextCursor: string | null;
-                        /** @enum {string} */
-                        status: "success";
-                    } | ({
-                        /**
-                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
-                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
-                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
-                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
-                         * @enum {integer}
-                         */
-                        code: 1000 | 1014 | 1015 | 1047;
-                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    webhook_list: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw"
-                 *     }
-                 */
-                "application/json": {
-                    /** @description Session id (from auth/login). Not together with userId/token. */
-                    ssid?: string;
-                    /** @description API token (from auth/token), with userId */
-                    token?: string;
-                    /** @description User id of the token form */
-                    userId?: string | number;
-                };
-            };
-        };
-        responses: {
-            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {number} */
-                        code: 200;
-                        data: {
-                            /** @description A report is sent when every given list contains the call's value (campaignId 0: calls without a campaign) */
-                            filter: {
-                                campaignId?: (string | number)[];
-                                cType?: ("IBD" | "OBD" | "CTC")[];
-                                did?: string[];
-                                groupId?: number[];
-                            };
-                            lastError: string | null;
-                            name: string;
-                            status: "active" | "unverified" | "disabled";
-                            url: string;
-                            webhookId: number;
-                        }[];
-                        /** @enum {string} */
-                        status: "success";
-                    } | ({
-                        /**
-                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
-                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
-                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
-                         * @enum {integer}
-                         */
-                        code: 1014 | 1015 | 1047;
-                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    webhook_redeliver: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
-                 *       "deliveryId": 42
-                 *     }
-                 */
-                "application/json": {
-                    deliveryId: number;
-                    /** @description Session id (from auth/login). Not together with userId/token. */
-                    ssid?: string;
-                    /** @description API token (from auth/token), with userId */
-                    token?: string;
-                    /** @description User id of the token form */
-                    userId?: string | number;
-                };
-            };
-        };
-        responses: {
-            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {number} */
-                        code: 200;
-                        data: {
-                            deliveryId: number;
-                            /** @enum {string} */
-                            status: "pending";
-                        };
-                        message: string;
-                        /** @enum {string} */
-                        status: "success";
-                    } | ({
-                        /**
-                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
-                         *     - `1012`: No data found: no such webhook (or delivery) in the account
-                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
-                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
-                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
-                         * @enum {integer}
-                         */
-                        code: 1000 | 1012 | 1014 | 1015 | 1047;
-                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    webhook_update: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
-                 *       "webhookId": 7,
-                 *       "name": "CRM"
-                 *     }
-                 */
-                "application/json": {
-                    /** @description A report is sent when every given list contains the call's value (campaignId 0: calls without a campaign) */
-                    filter?: {
-                        campaignId?: (string | number)[];
-                        cType?: ("IBD" | "OBD" | "CTC")[];
-                        did?: string[];
-                        groupId?: number[];
-                    };
-                    name?: string;
-                    /** @description Session id (from auth/login). Not together with userId/token. */
-                    ssid?: string;
-                    /** @description API token (from auth/token), with userId */
-                    token?: string;
-                    /** @description http(s) URL of the receiver; it must answer GODBLESSYOU to a GET */
-                    url?: string;
-                    /** @description User id of the token form */
-                    userId?: string | number;
-                    /** @description The subscription id (from webhook/create) */
-                    webhookId: number;
-                };
-            };
-        };
-        responses: {
-            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {number} */
-                        code: 200;
-                        data: {
-                            /** @description A report is sent when every given list contains the call's value (campaignId 0: calls without a campaign) */
-                            filter: {
-                                campaignId?: (string | number)[];
-                                cType?: ("IBD" | "OBD" | "CTC")[];
-                                did?: string[];
-                                groupId?: number[];
-                            };
-                            lastError: string | null;
-                            name: string;
-                            status: "active" | "unverified" | "disabled";
-                            url: string;
-                            webhookId: number;
-                        };
-                        message: string;
-                        /** @enum {string} */
-                        status: "success";
-                    } | ({
-                        /**
-                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
-                         *     - `1012`: No data found: no such webhook (or delivery) in the account
-                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
-                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
-                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
-                         * @enum {integer}
-                         */
-                        code: 1000 | 1012 | 1014 | 1015 | 1047;
-                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["DatabaseUnavailable"];
-        };
-    };
-    webhook_verify: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
-                 *       "webhookId": 7
-                 *     }
-                 */
-                "application/json": {
-                    /** @description Session id (from auth/login). Not together with userId/token. */
-                    ssid?: string;
-                    /** @description API token (from auth/token), with userId */
-                    token?: string;
-                    /** @description User id of the token form */
-                    userId?: string | number;
-                    /** @description The subscription id (from webhook/create) */
-                    webhookId: number;
-                };
-            };
-        };
-        responses: {
-            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {number} */
-                        code: 200;
-                        data: {
-                            /** @description A report is sent when every given list contains the call's value (campaignId 0: calls without a campaign) */
-                            filter: {
-                                campaignId?: (string | number)[];
-                                cType?: ("IBD" | "OBD" | "CTC")[];
-                                did?: string[];
-                                groupId?: number[];
-                            };
-                            lastError: string | null;
-                            name: string;
-                            status: "active" | "unverified" | "disabled";
-                            url: string;
-                            webhookId: number;
-                        };
-                        message: string;
-                        /** @enum {string} */
-                        status: "success";
-                    } | ({
-                        /**
-                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
-                         *     - `1012`: No data found: no such webhook (or delivery) in the account
-                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
-                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
-                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
-                         * @enum {integer}
-                         */
-                        code: 1000 | 1012 | 1014 | 1015 | 1047;
-                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
         };

@@ -8,6 +8,8 @@ import { AccountService } from '../modules/account/account.service.js';
 import { bulkLoadCalls, type LoadProgress } from '../modules/analysis/rollup/bulk-load.js';
 import { generateHistory, type Topology } from '../demo/history-generator.js';
 import { rebuildRollups } from '../modules/analysis/rollup/rebuild.js';
+import { AgentHistoryBuilder } from '../demo/agent-history.js';
+import { ReportAgentTimeSink, ReportCallSink } from '../modules/report/rollup/report-sinks.js';
 import { parseArgs } from './args.js';
 
 const GROUPS = 20;
@@ -114,7 +116,17 @@ export async function seedCalls(db: Database, accountId: number, total: number, 
   const today = Math.floor(now / 86400) * 86400;
   const runId = `s${Date.now().toString(36)}`;
   const records = generateHistory({ accountId, total, startDay: today - days * 86400, days, topology, runId, seed: Date.now() % 2 ** 31 });
-  return bulkLoadCalls(db, accountId, records, { batchSize: 20_000, onProgress });
+  // The agents' state history goes with the calls (the report roll-ups' agent time), batch by batch.
+  const agentHistory = new AgentHistoryBuilder();
+  const agentTime = new ReportAgentTimeSink();
+  const loaded = await bulkLoadCalls(db, accountId, records, {
+    batchSize: 20_000,
+    onProgress,
+    alsoSink: new ReportCallSink(),
+    onBatch: (tx, batch) => agentTime.apply(tx, accountId, agentHistory.add(batch)),
+  });
+  await db.transaction((tx) => agentTime.apply(tx, accountId, agentHistory.finish()));
+  return loaded;
 }
 
 /** `callcenter seed --calls N [--days D] [--account USERNAME]`. */

@@ -26,6 +26,15 @@ export function successEnvelope<T extends object>(fields: T): { status: 'success
  */
 export const PRESERIALIZED = Symbol.for('callcenter.preserialized-json');
 
+/** Marks an answer that is not JSON (a CSV report): operation.ts sends `body` as it is with `contentType`. */
+export const RAW_ANSWER = Symbol.for('callcenter.raw-answer');
+
+export function rawAnswer(contentType: string, body: string): { data: Record<string, never> } {
+  const fields = { data: {} };
+  (fields as Record<symbol, { contentType: string; body: string }>)[RAW_ANSWER] = { contentType, body };
+  return fields;
+}
+
 export function withPreserialized<T extends object>(fields: T): T {
   (fields as Record<symbol, Buffer>)[PRESERIALIZED] = Buffer.from(JSON.stringify({ status: 'success', code: 200, ...fields }));
   return fields;

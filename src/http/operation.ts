@@ -6,7 +6,7 @@ import { credentialsFromBody } from '../auth/credentials.js';
 import type { Permission } from '../auth/permissions.js';
 import type { Principal, PrincipalKind } from '../auth/principal.js';
 import { sendCompressedPieces } from './compression.js';
-import { PRESERIALIZED, successEnvelope } from './envelope.js';
+import { PRESERIALIZED, RAW_ANSWER, successEnvelope } from './envelope.js';
 import { AppError, fail, messageOf, type CatalogueModule } from '../errors/catalogue.js';
 import { BODY_SECURITY, EXAMPLE_SSID, errorAnswerSchema, httpErrorResponses } from './openapi.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -135,6 +135,8 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
       },
       handler: async (request, reply) => {
         const result = await op.handler({ principal: request.principal!, body: request.body as Static<TObject>, request });
+        const raw = (result as Record<symbol, { contentType: string; body: string } | undefined>)[RAW_ANSWER];
+        if (raw) return reply.type(raw.contentType).send(raw.body);
         const envelope = successEnvelope(result);
         const bytes = (envelope as Record<symbol, Buffer | Buffer[] | undefined>)[PRESERIALIZED];
         if (responseCheck) {

@@ -10,6 +10,7 @@ import { eventsOperations } from './events/events.routes.js';
 import { groupOperations } from './group/group.routes.js';
 import { liveOperations } from './live/live.routes.js';
 import { queueOperations } from './queue/queue.routes.js';
+import { reportOperations } from './report/report.routes.js';
 import { roleOperations } from './role/role.routes.js';
 import { routingOperations } from './routing/routing.routes.js';
 import { switchOperations } from './switch/switch.routes.js';
@@ -59,6 +60,10 @@ export const MODULE_TAGS: ReadonlyArray<{ name: string; description: string }> =
       'Push reports: one signed POST per ended call to each matching, verified subscription (Standard Webhooks headers), with retries, ' +
       'a delivery log and redelivery. See docs/webhooks.md.',
   },
+  {
+    name: 'report',
+    description: 'What a call-center manager reads: queue service level and abandonment, agent time, the callback worklist; JSON or CSV (docs/reports.md).',
+  },
 ];
 
 /** Every module's operations, given the process's services. A new module adds one line here. */
@@ -67,6 +72,7 @@ export function allOperations(s: Services): Operation[] {
     ...authOperations(s),
     ...accountOperations(s),
     ...analysisOperations(s),
+    ...reportOperations(s),
     ...groupOperations(s),
     ...roleOperations(s),
     ...didOperations(s),

@@ -19,6 +19,8 @@ import { LiveStateService } from './events/live-state.service.js';
 import { GroupService } from './group/group.service.js';
 import { LiveService } from './live/live.service.js';
 import { QueueService } from './queue/queue.service.js';
+import { ReportAgentTimeSink, ReportCallSink } from './report/rollup/report-sinks.js';
+import { ReportService } from './report/report.service.js';
 import { RoleService } from './role/role.service.js';
 import { RoutingService } from './routing/routing.service.js';
 import { SwitchService } from './switch/switch.service.js';
@@ -49,12 +51,13 @@ export function buildServices(ctx: AppContext) {
   const blacklist = new BlacklistService(db, dids);
   const sticky = new StickyService(db, clock, { agents, groups, dids });
   const directory = new DirectoryService(db, { dnc, blacklist, sticky });
-  // The call history's one writer; finished calls reach the analysis roll-ups and the webhook outbox through its sinks.
+  // The call history's one writer; finished calls reach the analysis and report roll-ups and the webhook outbox through its sinks.
   const webhookSink = new WebhookSink(clock);
-  const history = new CallHistoryService(db, allSinks(new RollupSink(), webhookSink));
+  const history = new CallHistoryService(db, allSinks(new RollupSink(), new ReportCallSink(), webhookSink));
   const analysis = new AnalysisService(db, accounts, config.analysisCacheBytes);
   const liveState = new LiveStateService(db);
-  const events = new EventsService(ctx, { accounts, history });
+  // Agent state spans closed at ingest feed the report roll-ups' agent time.
+  const events = new EventsService(ctx, { accounts, history, agentTime: new ReportAgentTimeSink() });
   const live = new LiveService(ctx, { accounts, groups, liveState });
   const queue = new QueueService(ctx, { liveState, history, events, live });
   const routing = new RoutingService(directory, liveState, dids, groups);
@@ -68,6 +71,7 @@ export function buildServices(ctx: AppContext) {
   });
   webhookSink.onQueued = () => webhookWorker.nudge();
   const webhooks = new WebhookService(db, clock, webhookHttp, webhookWorker, config.webhookAllowPrivate);
+  const reports = new ReportService(db, { accounts, groups });
   return {
     auth,
     accounts,
@@ -94,6 +98,7 @@ export function buildServices(ctx: AppContext) {
     webhookHttp,
     webhookWorker,
     webhooks,
+    reports,
   };
 }
 

@@ -141,6 +141,9 @@ describe.skipIf(!hasChromium)('wallboard in a browser', () => {
     await expect.poll(() => page.locator('#group-table tbody').textContent(), until).toContain('Support');
     // Per-group service level: 2 answered of 3 finished (c1, c5 answered; c0 abandoned).
     await expect.poll(() => page.locator('#group-table tbody tr', { hasText: 'Support' }).textContent(), until).toContain('67%');
+    // Today (report/queue, the reports' definitions): c0 and c5 finished; c0 abandoned at once (a short abandon, out of the base),
+    // c5 answered at once: offered 2, service level 1 of 1, no abandon counted, ASA 0 s.
+    await expect.poll(() => page.locator('#today-table tbody tr', { hasText: 'Support' }).textContent(), until).toBe('Support2100%0%0 s');
     expect(await page.locator('#chart rect').count()).toBeGreaterThan(0);
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
   });

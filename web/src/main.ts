@@ -3,6 +3,7 @@ import { byId, h } from './dom.js';
 import { STATE_LABEL, agentsFrom, queueFrom, type AgentView } from './model.js';
 import { openStream, type ConnState, type StreamHandle } from './stream.js';
 import { takeoverDialog } from './takeover.js';
+import { loadToday, renderToday } from './today.js';
 import { renderAgents, renderQueue, tick, toast } from './view.js';
 
 /**
@@ -105,7 +106,8 @@ function startBoard(session: Session): void {
       const scopes = groupId ? [groupId] : listedGroups.size ? [...listedGroups] : [undefined];
       // Queue figures are optional (an agent may hold agent.live without queue.view): their failure leaves the agents shown.
       const queueP = api('queue/count', {}, ctl.signal).catch((err: unknown) => err as Error);
-      const [queue, ...lives] = await Promise.all([queueP, ...scopes.map(liveOf)]);
+      const todayP = loadToday(api, ctl.signal).catch((err: unknown) => err as Error);
+      const [queue, today, ...lives] = await Promise.all([queueP, todayP, ...scopes.map(liveOf)]);
       if (ctl.signal.aborted || stopped) return;
       const merged = new Map<string, AgentView>();
       for (const live of lives) for (const a of agentsFrom(live).agents) merged.set(a.id, a);
@@ -114,6 +116,8 @@ function startBoard(session: Session): void {
         return a.stateSecs === null && s && s.state === a.state ? { ...a, stateSecs: Math.max(0, Date.now() / 1000 - s.since) } : a;
       });
       renderAgents(agents, true, openTakeover);
+      // Today's figures are optional too (analysis.view); a failure other than a missing permission leaves the panel as it was.
+      if (!(today instanceof Error)) renderToday(today, groupId, groupNames);
       if (queue instanceof Error) {
         if (queue instanceof ApiError && queue.code === INVALID_SESSION) throw queue;
         if (queue.name === 'AbortError') return;

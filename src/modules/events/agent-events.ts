@@ -70,7 +70,10 @@ export function applyAgentEvent(m: AgentSide, ev: TelephonyEvent, seq: number): 
     case 'agent.wrapup.start':
       if (a.wrapupAt !== null) return [1524, `Invalid action: agent ${a.agentId} is already in wrap-up`];
       if (busy) return [1524, `Invalid action: agent ${a.agentId} is ringing or on a call`];
-      mutate((x) => (x.wrapupAt = t));
+      mutate((x) => {
+        x.wrapupAt = t;
+        x.wrapCall = ev.callId ?? x.lastCall;
+      });
       return null;
     case 'agent.wrapup.end':
       if (a.wrapupAt === null) return [1524, `Invalid action: agent ${a.agentId} is not in wrap-up`];

@@ -92,6 +92,11 @@ export function parseEvent(raw: unknown): TelephonyEvent | Rejection {
     const callId = text(r.callId);
     if (callId === undefined) return [1000, `Invalid parameter: callId is required for ${type}`];
     ev.callId = callId;
+  } else if (type === 'agent.wrapup.start' && r.callId !== undefined && r.callId !== null) {
+    // The call the wrap-up belongs to (reports); without it, the agent's last answered call.
+    const callId = text(r.callId);
+    if (callId === undefined) return [1000, 'Invalid parameter: callId'];
+    ev.callId = callId;
   }
   if (r.groupId !== undefined && r.groupId !== null) {
     const g = typeof r.groupId === 'number' && Number.isSafeInteger(r.groupId) && r.groupId >= 0 ? r.groupId : idOf(r.groupId);

@@ -6,6 +6,7 @@ import type { AccountService } from '../account/account.service.js';
 import type { CallHistoryService } from '../calls/call-history.service.js';
 import type { CallRecord } from '../calls/call-record.js';
 import { parseEvent, type TelephonyEvent } from './event-types.js';
+import { NO_AGENT_TIME, type AgentTimeSink } from './agent-time.js';
 import { agentMessage, callMessage } from './live.types.js';
 import { LiveStateRepository } from './live-state.repository.js';
 import { LateCorrections } from './late-events.js';
@@ -108,13 +109,15 @@ function toRecord(accountId: number, e: EndedCall): CallRecord {
 export class EventsService {
   private readonly accounts: AccountService;
   private readonly history: CallHistoryService;
+  private readonly agentTime: AgentTimeSink;
 
   constructor(
     private readonly ctx: AppContext,
-    deps: { accounts: AccountService; history: CallHistoryService },
+    deps: { accounts: AccountService; history: CallHistoryService; agentTime?: AgentTimeSink },
   ) {
     this.accounts = deps.accounts;
     this.history = deps.history;
+    this.agentTime = deps.agentTime ?? NO_AGENT_TIME;
   }
 
   async ingest(accountId: number, raw: unknown[]): Promise<IngestResult> {
@@ -250,6 +253,7 @@ export class EventsService {
       m.ended.map((e) => toRecord(accountId, e)),
     );
     await this.history.addRecordings(tx, accountId, m.recordings);
+    if (m.spans.length > 0) await this.agentTime.apply(tx, accountId, m.spans);
     await repo.setSequence(last);
     const messages: Array<[string, unknown]> = [];
     for (const a of m.dirtyAgents.values()) messages.push(['agent', agentMessage(a)]);

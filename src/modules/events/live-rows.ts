@@ -28,6 +28,8 @@ export interface AgentRow {
   calls: number;
   last_ts: number;
   seq: number;
+  last_call: string | null;
+  wrap_call: string | null;
 }
 
 export interface CallRow {
@@ -77,6 +79,8 @@ export function agentFromRow(r: AgentRow): AgentLive {
     calls: Number(r.calls),
     lastTs: Number(r.last_ts),
     seq: Number(r.seq),
+    lastCall: r.last_call ?? null,
+    wrapCall: r.wrap_call ?? null,
   };
 }
 
@@ -126,6 +130,8 @@ export const AGENT_COLUMNS: BulkColumn[] = [
   { name: 'calls', pg: 'integer' },
   { name: 'last_ts', pg: 'double precision' },
   { name: 'seq', pg: 'bigint' },
+  { name: 'last_call', pg: 'text' },
+  { name: 'wrap_call', pg: 'text' },
 ];
 
 export const CALL_COLUMNS: BulkColumn[] = [
@@ -173,6 +179,8 @@ export function agentRow(a: AgentLive): Record<string, Param> {
     calls: a.calls,
     last_ts: a.lastTs,
     seq: a.seq,
+    last_call: a.lastCall,
+    wrap_call: a.wrapCall,
   };
 }
 
@@ -203,6 +211,7 @@ export function callRow(c: CallLive): Record<string, Param> {
 }
 
 export const AGENT_SELECT = `l.agent_id, l.logged_in, l.login_type, l.login_at, l.avail_since, l.break_reason, l.break_at, l.wrapup_at,
-  l.ring_call, l.ring_at, l.call_id, l.call_at, l.sip_status, l.day_key, l.avail_secs, l.talk_secs, l.calls, l.last_ts, l.seq`;
+  l.ring_call, l.ring_at, l.call_id, l.call_at, l.sip_status, l.day_key, l.avail_secs, l.talk_secs, l.calls, l.last_ts, l.seq,
+  l.last_call, l.wrap_call`;
 export const CALL_SELECT = `call_id, state, queued_at, group_id, did, caller, campaign_id, direction, retry_of, ring_agent, ring_at,
   agent_id, answered_at, agent_since, on_hold, hold_at, hold_secs, hits, last_ts, seq, legs`;

@@ -26,6 +26,10 @@ export interface AgentLive {
   calls: number;
   lastTs: number;
   seq: number;
+  /** The call this agent answered last (reports: the call an unnamed wrap-up belongs to). */
+  lastCall: string | null;
+  /** The call the current (or last) wrap-up belongs to. */
+  wrapCall: string | null;
 }
 
 /** One offer of a call to an agent: [agentId, ringAt, ringSecs or null while ringing, answered 0/1]. */
@@ -87,6 +91,8 @@ export function newAgent(agentId: number): AgentLive {
     calls: 0,
     lastTs: 0,
     seq: 0,
+    lastCall: null,
+    wrapCall: null,
   };
 }
 

@@ -3,6 +3,7 @@ import type { Rejection, TelephonyEvent } from './event-types.js';
 import { localDay } from '../../time/zone.js';
 import { applyAgentEvent } from './agent-events.js';
 import { PAST_AFTER_SECS, type AgentHistory } from './agent-history.js';
+import { spanOf, type AgentSpan } from './agent-time.js';
 import type { LateCorrections } from './late-events.js';
 import { isAvailable, newAgent, type AgentLive, type CallLive, type EndedCall } from './live.types.js';
 
@@ -30,6 +31,8 @@ export class LiveMachine {
   readonly takeovers: Takeover[] = [];
   /** Recordings reported by this batch (`call.recording`), for live and finished calls. */
   readonly recordings: Array<CallRecording & { callId: string }> = [];
+  /** Agent state spans closed by this batch (the reports' agent time). */
+  readonly spans: AgentSpan[] = [];
 
   constructor(
     private readonly tz: string,
@@ -107,6 +110,9 @@ export class LiveMachine {
       a.talkSecs = 0;
       a.calls = 0;
     }
+    // The state held since the agent's last change ends here (a.lastTs only moves in this method).
+    const span = spanOf(a, a.lastTs, t, a.callId !== null && (this.calls.get(a.callId)?.onHold ?? false));
+    if (span) this.spans.push(span);
     const was = isAvailable(a);
     change(a);
     const now = isAvailable(a);
@@ -209,6 +215,7 @@ export class LiveMachine {
       }
       case 'call.hold':
         if (c.state !== 'connected' || c.onHold) return [1524, `Invalid action: call ${callId} is not connected or already on hold`];
+        this.holdChanges(c, Math.max(ev.ts, c.lastTs), seq);
         c.onHold = true;
         c.holdAt = Math.max(ev.ts, c.lastTs);
         this.touchCall(c, c.holdAt, seq);
@@ -216,6 +223,7 @@ export class LiveMachine {
       case 'call.unhold': {
         if (!c.onHold) return [1524, `Invalid action: call ${callId} is not on hold`];
         const t = Math.max(ev.ts, c.lastTs);
+        this.holdChanges(c, t, seq);
         this.closeHold(c, t);
         c.onHold = false;
         c.holdAt = null;
@@ -250,6 +258,12 @@ export class LiveMachine {
     const leg = c.legs[c.legs.length - 1];
     if (leg && leg[3] === null) leg[4] += secs;
     c.holdAt = t;
+  }
+
+  /** The connected agent's talk/hold span ends when the call goes on or off hold (before the flag flips). */
+  private holdChanges(c: CallLive, t: number, seq: number): void {
+    const a = c.agentId !== null ? this.agent(c.agentId) : undefined;
+    if (a && a.callId === c.callId) this.mutateAgent(a, t, seq, () => {});
   }
 
   private ringing(c: CallLive, ev: TelephonyEvent, seq: number): Rejection | null {
@@ -314,6 +328,7 @@ export class LiveMachine {
       x.callId = c.callId;
       x.callAt = t;
       x.calls += 1;
+      x.lastCall = c.callId;
     };
     if (past) this.mutatePast(a, this.pastState(a, t), t, seq, join);
     else this.mutateAgent(a, t, seq, join);
@@ -331,7 +346,10 @@ export class LiveMachine {
       x.talkSecs += Math.max(0, t - (x.callAt ?? t));
       x.callId = null;
       x.callAt = null;
-      if (wrapup && x.loggedIn) x.wrapupAt = t;
+      if (wrapup && x.loggedIn) {
+        x.wrapupAt = t;
+        x.wrapCall = c.callId;
+      }
     };
     if (a && a.callId === c.callId) this.mutateAgent(a, t, seq, leave);
     else if (a) {
@@ -346,6 +364,7 @@ export class LiveMachine {
     const agent = c.agentId !== null ? this.agent(c.agentId) : undefined;
     const t = Math.max(ev.ts, c.lastTs, agent && this.bound(agent, c.callId) ? agent.lastTs : 0);
     this.closeRing(c, t, seq, false);
+    if (c.onHold) this.holdChanges(c, t, seq);
     this.release(c, t, seq, false);
     this.closeHold(c, t);
     c.onHold = false;

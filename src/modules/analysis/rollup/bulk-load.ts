@@ -2,7 +2,7 @@ import { dialectOf } from '../../../db/dialect.js';
 import type { Database, Param, Queryable } from '../../../db/types.js';
 import { tenant } from '../../../db/tenant.js';
 import { CallHistoryService } from '../../calls/call-history.service.js';
-import type { CallRecordSink } from '../../calls/call-record-sink.js';
+import { SinkChain, type CallRecordSink } from '../../calls/call-record-sink.js';
 import type { CallRecord } from '../../calls/call-record.js';
 import type { CallFacts } from './counters.js';
 import { RollupBatch, type FlagBooking, type RollupStore } from './rollup-batch.js';
@@ -107,12 +107,19 @@ export async function bulkLoadCalls(
   db: Database,
   accountId: number,
   records: Iterable<CallRecord>,
-  opts: { batchSize?: number; onProgress?: (p: LoadProgress) => void } = {},
+  opts: {
+    batchSize?: number;
+    onProgress?: (p: LoadProgress) => void;
+    /** Another sink of the same records (the report roll-ups), after the analysis roll-ups. */
+    alsoSink?: CallRecordSink;
+    /** Runs in each batch's transaction after its calls are stored (the seeder's agent state history). */
+    onBatch?: (tx: Queryable, records: CallRecord[]) => Promise<void>;
+  } = {},
 ): Promise<LoadProgress> {
   const batchSize = opts.batchSize ?? 5000;
   // A bulk load touches far more index pages than the default 2 MB page cache holds.
   await dialectOf(db).prepareBulkLoad(db);
-  const history = new CallHistoryService(db, new BulkRollupSink());
+  const history = new CallHistoryService(db, opts.alsoSink ? new SinkChain([new BulkRollupSink(), opts.alsoSink]) : new BulkRollupSink());
   const started = Date.now();
   const progress: LoadProgress = { done: 0, hits: 0, elapsedMs: 0 };
   let batch: CallRecord[] = [];
@@ -120,7 +127,10 @@ export async function bulkLoadCalls(
     if (batch.length === 0) return;
     const records = batch;
     batch = [];
-    await db.transaction((tx) => history.record(tx, accountId, records));
+    await db.transaction(async (tx) => {
+      await history.record(tx, accountId, records);
+      await opts.onBatch?.(tx, records);
+    });
     progress.done += records.length;
     progress.hits += records.reduce((n, r) => n + r.hits.length, 0);
     progress.elapsedMs = Date.now() - started;

@@ -1,0 +1,156 @@
+import type { Param, Queryable } from '../../../db/types.js';
+import { tenant } from '../../../db/tenant.js';
+import { inList } from '../../../db/in-list.js';
+import type { CallRecordSink } from '../../calls/call-record-sink.js';
+import type { CallRecord } from '../../calls/call-record.js';
+import type { AgentSpan, AgentTimeSink } from '../../events/agent-time.js';
+import { addRows } from './add-rows.js';
+import { QUARTER, QUEUE_SUMS, ix, quarterOf, queueDelta } from './queue-rollup.js';
+
+export const AGENT_SUMS = ['login', 'available', 'ringing', 'talk', 'hold', 'wrap', 'brk', 'offered', 'answered', 'missed'] as const;
+const AIX = new Map<string, number>(AGENT_SUMS.map((c, i) => [c, i]));
+const KIND_COL: Record<AgentSpan['kind'], string> = {
+  available: 'available',
+  ringing: 'ringing',
+  talk: 'talk',
+  hold: 'hold',
+  wrap: 'wrap',
+  break: 'brk',
+};
+
+/** Deltas of one batch, summed in memory per roll-up row, written once each. */
+export class Batch {
+  readonly queue = new Map<string, { group: number; bucket: number; v: Float64Array; maxWait: number | null }>();
+  readonly agent = new Map<string, { agent: number; bucket: number; v: Float64Array }>();
+  readonly breaks = new Map<string, { agent: number; bucket: number; reason: string; secs: number }>();
+
+  queueRow(group: number, bucket: number) {
+    const k = `${group}|${bucket}`;
+    let row = this.queue.get(k);
+    if (!row) this.queue.set(k, (row = { group, bucket, v: new Float64Array(QUEUE_SUMS.length), maxWait: null }));
+    return row;
+  }
+
+  agentRow(agent: number, bucket: number) {
+    const k = `${agent}|${bucket}`;
+    let row = this.agent.get(k);
+    if (!row) this.agent.set(k, (row = { agent, bucket, v: new Float64Array(AGENT_SUMS.length) }));
+    return row;
+  }
+
+  addBreak(agent: number, bucket: number, reason: string, secs: number) {
+    const k = `${agent}|${bucket}|${reason}`;
+    const row = this.breaks.get(k);
+    if (row) row.secs += secs;
+    else this.breaks.set(k, { agent, bucket, reason, secs });
+  }
+
+  async flush(tx: Queryable, accountId: number): Promise<void> {
+    const t = tenant(tx, accountId);
+    const q = [...this.queue.values()].filter((r) => r.v.some((x) => x !== 0) || r.maxWait !== null);
+    await addRows(
+      t,
+      'report_queue',
+      ['bucket', 'group_id'],
+      QUEUE_SUMS,
+      ['max_wait'],
+      q.map((r) => [r.bucket, r.group, ...r.v, r.maxWait] as Param[]),
+    );
+    const a = [...this.agent.values()].filter((r) => r.v.some((x) => x !== 0));
+    await addRows(
+      t,
+      'report_agent',
+      ['bucket', 'agent_id'],
+      AGENT_SUMS,
+      [],
+      a.map((r) => [r.bucket, r.agent, ...r.v] as Param[]),
+    );
+    const b = [...this.breaks.values()].filter((r) => r.secs !== 0);
+    await addRows(
+      t,
+      'report_agent_breaks',
+      ['bucket', 'agent_id', 'reason'],
+      ['secs'],
+      [],
+      b.map((r) => [r.bucket, r.agent, r.reason, r.secs]),
+    );
+  }
+}
+
+/** Adds finished calls (times `sign`) to a batch: the group's quarter hour of queuing, each hit's agent quarter hour of ringing. */
+export function addCalls(batch: Batch, records: readonly CallRecord[], sign: 1 | -1): void {
+  for (const r of records) {
+    if (r.groupId !== null) {
+      const row = batch.queueRow(r.groupId, quarterOf(r.queuedAt));
+      const d = queueDelta(r, sign);
+      for (let i = 0; i < d.length; i++) row.v[i]! += d[i]!;
+      if (sign === 1) row.maxWait = Math.max(row.maxWait ?? 0, r.waitSecs);
+    }
+    for (const h of r.hits) {
+      const row = batch.agentRow(h.agentId, quarterOf(h.ringAt));
+      row.v[AIX.get('offered')!]! += sign;
+      row.v[AIX.get(h.answered ? 'answered' : 'missed')!]! += sign;
+    }
+  }
+}
+
+/** Splits agent spans exactly at quarter-hour edges into a batch; answers the wrap-up seconds per call. */
+export function addSpans(batch: Batch, spans: readonly AgentSpan[]): Map<string, number> {
+  const wrapByCall = new Map<string, number>();
+  for (const s of spans) {
+    const col = AIX.get(KIND_COL[s.kind])!;
+    for (let from = s.from; from < s.to;) {
+      const bucket = quarterOf(from);
+      const to = Math.min(s.to, bucket + QUARTER);
+      const secs = to - from;
+      const row = batch.agentRow(s.agentId, bucket);
+      row.v[0]! += secs;
+      row.v[col]! += secs;
+      if (s.kind === 'break') batch.addBreak(s.agentId, bucket, s.reason ?? '', secs);
+      from = to;
+    }
+    if (s.kind === 'wrap' && s.callId !== null) wrapByCall.set(s.callId, (wrapByCall.get(s.callId) ?? 0) + (s.to - s.from));
+  }
+  return wrapByCall;
+}
+
+/** The report roll-ups as the call history's sink: finished calls in (sign 1) and out (sign -1, late corrections). */
+export class ReportCallSink implements CallRecordSink {
+  async apply(tx: Queryable, accountId: number, records: readonly CallRecord[], sign: 1 | -1): Promise<void> {
+    if (records.length === 0) return;
+    const batch = new Batch();
+    addCalls(batch, records, sign);
+    await batch.flush(tx, accountId);
+  }
+}
+
+/** The report roll-ups as the events module's agent-time sink: the state spans a batch closed. */
+export class ReportAgentTimeSink implements AgentTimeSink {
+  async apply(tx: Queryable, accountId: number, spans: readonly AgentSpan[]): Promise<void> {
+    if (spans.length === 0) return;
+    const batch = new Batch();
+    const wraps = addSpans(batch, spans);
+    if (wraps.size > 0) await addWraps(tx, accountId, batch, wraps);
+    await batch.flush(tx, accountId);
+  }
+}
+
+/** Wrap-up time counts to the queue figures of the call it belongs to (its group and quarter hour of queuing). */
+async function addWraps(tx: Queryable, accountId: number, batch: Batch, wraps: Map<string, number>): Promise<void> {
+  const t = tenant(tx, accountId);
+  const ids = [...wraps.keys()];
+  const a = inList(t, 'call_id', 2, ids);
+  const b = inList(t, 'call_id', 3, ids);
+  // live_calls (events module): a call taken over is still live while its first agent wraps up; one read of both.
+  const rows = await t.all<{ call_id: string; group_id: number | null; queued_at: number }>(
+    `SELECT call_id, group_id, queued_at FROM calls WHERE account_id = $1 AND ${a.sql}
+     UNION ALL SELECT call_id, group_id, queued_at FROM live_calls WHERE account_id = $1 AND ${b.sql}`,
+    [a.param, b.param],
+  );
+  const seen = new Set<string>();
+  for (const r of rows) {
+    if (r.group_id === null || seen.has(r.call_id)) continue;
+    seen.add(r.call_id);
+    batch.queueRow(Number(r.group_id), quarterOf(Number(r.queued_at))).v[ix('wrap_sum')]! += wraps.get(r.call_id)!;
+  }
+}
