@@ -2,7 +2,7 @@ import { dialectOf } from '../../../db/dialect.js';
 import type { Database, Param, Queryable } from '../../../db/types.js';
 import { tenant } from '../../../db/tenant.js';
 import { CallHistoryService } from '../../calls/call-history.service.js';
-import { SinkChain, type CallRecordSink } from '../../calls/call-record-sink.js';
+import { allSinks, type CallRecordSink } from '../../calls/call-record-sink.js';
 import type { CallRecord } from '../../calls/call-record.js';
 import type { CallFacts } from './counters.js';
 import { RollupBatch, type FlagBooking, type RollupStore } from './rollup-batch.js';
@@ -119,7 +119,7 @@ export async function bulkLoadCalls(
   const batchSize = opts.batchSize ?? 5000;
   // A bulk load touches far more index pages than the default 2 MB page cache holds.
   await dialectOf(db).prepareBulkLoad(db);
-  const history = new CallHistoryService(db, opts.alsoSink ? new SinkChain([new BulkRollupSink(), opts.alsoSink]) : new BulkRollupSink());
+  const history = new CallHistoryService(db, opts.alsoSink ? allSinks(new BulkRollupSink(), opts.alsoSink) : new BulkRollupSink());
   const started = Date.now();
   const progress: LoadProgress = { done: 0, hits: 0, elapsedMs: 0 };
   let batch: CallRecord[] = [];
