@@ -71,7 +71,7 @@ CREATE TABLE report_agent_breaks (
   PRIMARY KEY (account_id, bucket, agent_id, reason)
 );
 
-CREATE INDEX calls_caller ON calls (account_id, caller, queued_at);
+-- calls_caller (account_id, caller, queued_at) comes from 060_call_reports.
 CREATE INDEX calls_outcome ON calls (account_id, outcome, queued_at);`;
   },
 };
