@@ -75,6 +75,18 @@ describe('AsteriskTranslator', () => {
   });
 });
 
+describe('--did-var', () => {
+  it('reads the DID from the ChanVariable header instead of the dialled Exten; unknown numbers are left out', async () => {
+    const t = new AsteriskTranslator({ group: async () => 55, agent: async () => 12, didVar: 'CC_DID', now: () => 0 });
+    const [m] = msgs(
+      'Event: QueueCallerJoin\nTimestamp: 100.5\nUniqueid: 2.2\nCallerIDNum: <unknown>\nExten: s\nChanVariable: CC_DID=18005550199\nQueue: sales',
+    );
+    expect(await t.translate(m!)).toEqual([
+      { eventId: 'ast:2.2:QueueCallerJoin:100.5', type: 'call.queued', ts: 100.5, callId: '2.2', groupId: 55, direction: 'inbound', did: '18005550199' },
+    ]);
+  });
+});
+
 describe('reconcile', () => {
   it('ends calls the switch no longer has, logs members in (paused: on break) and out, queues waiting calls the service lacks', async () => {
     const t = translator();
