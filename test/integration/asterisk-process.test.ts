@@ -43,15 +43,16 @@ forEachDatabase('callcenter connect asterisk as its own process', (use) => {
       expect(status.status).toBe(200);
       expect(await status.json()).toMatchObject({ switch: 'asterisk', switchState: 'connected' });
       await fake.send(memberEvent('QueueMemberAdded', nowSec(h), '5003', false));
-      await waitFor(() => fake.actions.length > 0, 'actions');
+      await waitFor(() => fake.actions.length > 0, 'actions', 20_000);
       let state: unknown;
-      for (let i = 0; i < 100 && state !== 'available'; i++) {
+      // Generous waits: a child process on a loaded machine is slow.
+      for (let i = 0; i < 400 && state !== 'available'; i++) {
         state = ((await agentLive(h, t.ssid)).get(agent.agentId)!.ex as Record<string, unknown>).state;
         if (state !== 'available') await new Promise((r) => setTimeout(r, 50));
       }
       expect(state).toBe('available');
       child.kill('SIGUSR1');
-      await waitFor(() => /status asterisk=connected service-stream=\w+ forwarded=1 /.test(stderr), 'the SIGUSR1 line');
+      await waitFor(() => /status asterisk=connected service-stream=\w+ forwarded=1 /.test(stderr), 'the SIGUSR1 line', 20_000);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
       expect(fake.actions.some((a) => a.Action === 'Logoff')).toBe(true);
@@ -59,5 +60,5 @@ forEachDatabase('callcenter connect asterisk as its own process', (use) => {
       child.kill('SIGKILL');
       await fake.close();
     }
-  }, 60_000);
+  }, 120_000);
 });
