@@ -944,7 +944,7 @@ export interface paths {
         };
         /**
          * Live changes of the account as Server-Sent Events (agents, calls, takeover commands for the switch)
-         * @description A `text/event-stream` that stays open. Messages (`event:` names): `ready` first, with the current `lstSync`; `agent` and `call`, each carrying the entity's whole new state (a snapshot, so applying one twice is harmless; a call's `state` is queued, ringing, connected or ended); `call.takeover`, a command for the switch (bridge `callId` to agent `to`); `reset` (below). `data` is one JSON object.
+         * @description A `text/event-stream` that stays open. Messages (`event:` names): `ready` first, with the current `lstSync`; `agent` and `call`, each carrying the entity's whole new state (a snapshot, so applying one twice is harmless; a call's `state` is queued, ringing, connected or ended); `call.takeover`, a command for the switch (bridge `callId` to agent `to`); `call.originate`, a click-to-call for the switch (sent to switch credentials only: ring agent `agentId`, then dial `customer`; docs/asterisk.md); `reset` (below). `data` is one JSON object.
          *
          *     Changes come in groups (one per ingest batch or takeover); the last message of a group carries `id:`, the account sequence after it. Reconnect with the `Last-Event-ID` header (or `?lastEventId=`) to get every group after it (at least once). An id older than the last 100,000 sequence numbers gets `event: reset`: reload `Agent/live` and `queue/list`, then carry on. A comment line `: hb <unix seconds>` is sent every 15 s.
          *

@@ -58,6 +58,10 @@ export class FakeAmi {
   private server: Server | null = null;
   port = 0;
   logins = 0;
+  /** The AMI user's secret: a Login with another one is refused as Asterisk refuses it. */
+  secret = 's3cret';
+  /** A link that is open but silent (a dead NAT mapping): actions are read and never answered. */
+  mute = false;
 
   async start(): Promise<void> {
     this.server = createServer((s) => this.accept(s));
@@ -112,7 +116,7 @@ export class FakeAmi {
           if (i > 0) fields[line.slice(0, i)] = line.slice(i + 2);
         }
         this.actions.push(fields);
-        s.write(this.answer(fields));
+        if (!this.mute) s.write(this.answer(fields));
       }
     });
   }
@@ -127,6 +131,7 @@ export class FakeAmi {
     switch (a.Action) {
       case 'Login':
         this.logins++;
+        if (a.Secret !== this.secret) return `Response: Error${CRLF}ActionID: ${id}${CRLF}Message: Authentication failed${CRLF}${CRLF}`;
         return ok({ Message: 'Authentication accepted' });
       case 'Ping':
         return ok({ Ping: 'Pong', Timestamp: (Date.now() / 1000).toFixed(6) });

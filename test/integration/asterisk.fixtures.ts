@@ -13,7 +13,7 @@ import { baseUrl } from '../helpers/sse.js';
  * the harness app on a real port; AMI transcripts as Asterisk writes them.
  */
 
-export async function waitFor(cond: () => boolean, what = 'condition', timeoutMs = 8000): Promise<void> {
+export async function waitFor(cond: () => boolean, what = 'condition', timeoutMs = 20_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!cond()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

@@ -20,7 +20,10 @@ forEachDatabase('click-to-call: call/originate, the v3 alias, the stream command
     const t = await createTenant(h);
     const did = await createDid(h, t);
     const agent = await createAgent(h, t, { dest_type: 'SIP', dest_value: 'sip:5001@pbx', phone: '919811100099' });
-    const stream = await openSse(`${await baseUrl(h)}/api/v2/stream?ssid=${t.ssid}`);
+    const sw = await h.post<{ userId: string; token: string }>('/api/v2/auth/token', { ssid: t.ssid, kind: 'switch' });
+    const stream = await openSse(`${await baseUrl(h)}/api/v2/stream?userId=${sw.body.userId}&token=${sw.body.token}`);
+    const board = await openSse(`${await baseUrl(h)}/api/v2/stream?ssid=${t.ssid}`);
+    await board.next((m) => m.event === 'ready');
     const res = await h.post<{ data: { callId: string } }>('/api/v2/call/originate', {
       ssid: t.ssid,
       agentId: agent.agentId,
@@ -42,6 +45,10 @@ forEachDatabase('click-to-call: call/originate, the v3 alias, the stream command
       ts: nowSec(h),
       seq: Number(msg.id),
     });
+    // A wallboard (client session) is not sent the switch's command.
+    const ended = await h.post<{ data: { callId: string } }>('/api/v2/call/originate', { ssid: t.ssid, agentId: agent.agentId, customer: '919811100043' });
+    await stream.next((m) => m.event === 'call.originate' && (m.data as Row).callId === ended.body.data.callId);
+    expect(board.raw()).not.toContain('call.originate');
     const row = await h.db.get<Row>('SELECT agent_id, customer, did, campaign_id, call_first FROM originated_calls WHERE account_id = $1 AND call_id = $2', [
       t.accountId,
       callId,

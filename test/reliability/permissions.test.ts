@@ -9,7 +9,7 @@ import { collectOperations } from './support/openapi.js';
  * Every operation refuses a principal without its permission (1015 naming
  * it), following the table of PRODUCT.md §4 — written out here, not read from
  * the code, so the code is checked against the contract. Switch credentials
- * reach only events/ingest, route/decide and the stream.
+ * reach only events/ingest, route/decide, switch/config, switch/state and the stream.
  */
 
 const TABLE: Record<string, string> = {
@@ -55,10 +55,19 @@ const TABLE: Record<string, string> = {
   'webhook/verify': 'webhook.manage',
   'webhook/deliveries': 'webhook.manage',
   'webhook/redeliver': 'webhook.manage',
+  'call/originate': 'call.originate',
 };
 /** Operations for clients (and switches) only: an agent, whatever its role, gets 1015. */
-const NOT_FOR_AGENTS = new Set(['account/getsettings', 'account/updatesettings', 'account/create', 'events/ingest', 'route/decide']);
-const FOR_SWITCH = new Set(['events/ingest', 'route/decide']);
+const NOT_FOR_AGENTS = new Set([
+  'account/getsettings',
+  'account/updatesettings',
+  'account/create',
+  'events/ingest',
+  'route/decide',
+  'switch/config',
+  'switch/state',
+]);
+const FOR_SWITCH = new Set(['events/ingest', 'route/decide', 'switch/config', 'switch/state']);
 
 const OPERATIONS = await collectOperations();
 

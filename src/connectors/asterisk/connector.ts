@@ -72,9 +72,10 @@ export class AsteriskConnector {
     this.ami.start();
   }
 
+  /** Logs off the AMI, then sends what is left; a task stuck on an unreachable service is given up on after 5 s. */
   async stop(): Promise<void> {
     await this.ami.stop();
-    await this.tail;
+    await Promise.race([this.tail, new Promise((r) => setTimeout(r, 5000).unref())]);
     await this.rt.stop();
   }
 

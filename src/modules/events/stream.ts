@@ -44,6 +44,8 @@ export function resumePoint(header: unknown, query: unknown): ResumePoint {
 
 interface Subscriber {
   accountId: number;
+  /** Switch credentials: the only subscribers sent commands meant for the switch alone (`call.originate`). */
+  isSwitch: boolean;
   /** The last sequence sent (the `id` of the last group). */
   lastSent: number;
   res: ServerResponse;
@@ -51,8 +53,11 @@ interface Subscriber {
   again: boolean;
 }
 
-function writeGroup(res: ServerResponse, seq: number, body: string): void {
-  const messages = JSON.parse(body) as Array<[string, unknown]>;
+/** Messages only switch credentials receive: the customer's number of a click-to-call is the switch's business. */
+const SWITCH_ONLY = new Set(['call.originate']);
+
+function writeGroup(res: ServerResponse, seq: number, body: string, isSwitch: boolean): void {
+  const messages = (JSON.parse(body) as Array<[string, unknown]>).filter(([event]) => isSwitch || !SWITCH_ONLY.has(event));
   let out = '';
   messages.forEach(([event, data], i) => {
     out += `${i === messages.length - 1 ? `id: ${seq}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
@@ -120,7 +125,7 @@ export class StreamHub {
         for (;;) {
           const groups = await this.live.changesAfter(s.accountId, s.lastSent, 200);
           for (const g of groups) {
-            writeGroup(s.res, Number(g.seq), g.body);
+            writeGroup(s.res, Number(g.seq), g.body, s.isSwitch);
             s.lastSent = Number(g.seq);
           }
           if (groups.length < 200) break;
@@ -156,7 +161,7 @@ export class StreamHub {
     await this.start();
     const accountId = principal.accountId;
     const res = reply.raw;
-    const sub: Subscriber = { accountId, lastSent: 0, res, pumping: false, again: false };
+    const sub: Subscriber = { accountId, isSwitch: principal.kind === 'switch', lastSent: 0, res, pumping: false, again: false };
     // Listening from the start: a client that leaves while the database is read is never registered.
     let closed = false;
     res.on('close', () => {
@@ -221,7 +226,8 @@ const STREAM_SCHEMA = {
   description: [
     'A `text/event-stream` that stays open. Messages (`event:` names): `ready` first, with the current `lstSync`; `agent` and `call`, ' +
       "each carrying the entity's whole new state (a snapshot, so applying one twice is harmless; a call's `state` is queued, ringing, " +
-      'connected or ended); `call.takeover`, a command for the switch (bridge `callId` to agent `to`); `reset` (below). `data` is one JSON object.',
+      'connected or ended); `call.takeover`, a command for the switch (bridge `callId` to agent `to`); `call.originate`, a click-to-call for the switch ' +
+      '(sent to switch credentials only: ring agent `agentId`, then dial `customer`; docs/asterisk.md); `reset` (below). `data` is one JSON object.',
     'Changes come in groups (one per ingest batch or takeover); the last message of a group carries `id:`, the account sequence after it. ' +
       'Reconnect with the `Last-Event-ID` header (or `?lastEventId=`) to get every group after it (at least once). An id older than the ' +
       'last 100,000 sequence numbers gets `event: reset`: reload `Agent/live` and `queue/list`, then carry on. A comment line ' +
