@@ -131,6 +131,33 @@ forEachDatabase('callcenter import queue-log', (use) => {
     expect(await counters(h, other.t, [other.a1, other.a2, other.a3])).toEqual(expected);
   });
 
+  it('a past day imports while its agents work today: nothing refused, same counters, today untouched', async () => {
+    const h = use();
+    const { t, a1, a2, a3, options } = await setup(h);
+    const now = Math.floor(h.clock.now() / 1000);
+    await ingestOk(
+      h,
+      t.ssid,
+      [a1, a2, a3].map((agentId) => ({ eventId: `today-${agentId}`, type: 'agent.login', agentId, loginType: 'Web', ts: now - 300 })),
+    );
+    const r = await runQueueLogImport(options, FIXTURE, false, { log: () => undefined, progress: false, env: {} });
+    expect(r).toMatchObject({ events: 37, duplicates: 0, rejected: 0 });
+    expect(await counters(h, t, [a1, a2, a3])).toEqual([
+      { TC: 5, AC: 1, MC: 4, UC: 5, CA: 1, PM: 2, CM: 2, GH_UC: 0, avgRingTime: 9.6, avgHoldTime: 0 },
+      { TC: 2, AC: 2, MC: 0, UC: 2, CA: 2, PM: 0, CM: 0, GH_UC: 0, avgRingTime: 2, avgHoldTime: 0 },
+      { TC: 1, AC: 1, MC: 0, UC: 1, CA: 1, PM: 0, CM: 0, GH_UC: 0, avgRingTime: 0, avgHoldTime: 0 },
+    ]);
+    const live = await h.db.all<{ logged_in: number; login_type: string; break_reason: string | null }>(
+      'SELECT logged_in, login_type, break_reason FROM live_agents WHERE account_id = $1',
+      [t.accountId],
+    );
+    expect(live.map((r) => [Number(r.logged_in), r.login_type, r.break_reason])).toEqual([
+      [1, 'Web', null],
+      [1, 'Web', null],
+      [1, 'Web', null],
+    ]);
+  });
+
   it('--follow: imports what is appended, waits for a partial last line, skips NONE members, ends on abort', async () => {
     const h = use();
     const { t, a1, options } = await setup(h);

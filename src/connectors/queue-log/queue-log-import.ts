@@ -53,12 +53,14 @@ export async function importQueueLog(opts: ImportOptions): Promise<ImportCounts>
   let offset = 0;
 
   /** An unknown queue or member: read switch/config again once before the translator logs and skips it. */
+  const unknownQueue = (l: QueueLogLine) => l.verb === 'ENTERQUEUE' && !primed.has(`q:${l.queue}`) && !sink.mapper.knowsQueue(l.queue);
+  const unknownMember = (l: QueueLogLine) => l.agent !== 'NONE' && l.agent !== '' && !primed.has(`a:${l.agent}`) && !sink.mapper.knowsMember(l.agent);
   const prime = async (l: QueueLogLine) => {
-    if (l.verb === 'ENTERQUEUE' && !primed.has(`q:${l.queue}`) && !sink.mapper.knowsQueue(l.queue)) {
+    if (unknownQueue(l)) {
       primed.add(`q:${l.queue}`);
       await sink.group(l.queue);
     }
-    if (l.agent !== 'NONE' && l.agent !== '' && !primed.has(`a:${l.agent}`) && !sink.mapper.knowsMember(l.agent)) {
+    if (unknownMember(l)) {
       primed.add(`a:${l.agent}`);
       await sink.agent(l.agent);
     }
@@ -85,7 +87,8 @@ export async function importQueueLog(opts: ImportOptions): Promise<ImportCounts>
         translator.unknownLines++;
         continue;
       }
-      await prime(l);
+      // Awaited only for a name not seen before (a million awaits cost more than the lookups).
+      if (unknownQueue(l) || unknownMember(l)) await prime(l);
       const sec = Math.floor(l.time);
       if (sec > second) {
         release(sec);
