@@ -136,6 +136,24 @@ forEachDatabase('callcenter connect freeswitch: mod_callcenter through the event
     await waitFor(() => s.conn.runtime.health.commandsExecuted === 1, 'the command counted');
     expect((await agentState(s, s.sup)).liC).toMatchObject({ callId: U1 });
     expect((await agentState(s, s.a1)).ex!.state).toBe('wrapup');
+    // The transfer took the caller out of mod_callcenter, which now reports the bridge and the member as over:
+    // the call goes on with the supervisor, so those are not its end.
+    s.fake.api.set(`uuid_exists ${U1}`, 'true\n');
+    await s.play(
+      cc(s, 11, 'bridge-agent-end', U1, { 'CC-Agent': '5001@default', 'CC-Hangup-Cause': 'NORMAL_CLEARING' }),
+      cc(s, 11, 'member-queue-end', U1, { 'CC-Cause': 'Terminated' }),
+    );
+    expect((await count(s)).data.calls.map((c) => [c.callId, c.state, c.agentId])).toEqual([[U1, 'connected', s.sup]]);
+    // Nor is it ended by a reconciliation, although no queue lists it any more.
+    await s.conn.reconcile();
+    await s.conn.settle();
+    expect((await count(s)).data.calls.map((c) => c.callId)).toEqual([U1]);
+    // It ends when its channel is gone.
+    s.fake.api.set(`uuid_exists ${U1}`, 'false\n');
+    await waitFor(() => !s.conn.ctc.owns(U1), 'the end of the taken-over call');
+    await s.conn.settle();
+    expect((await count(s)).data.calls).toEqual([]);
+    expect((await agentState(s, s.sup)).liC).toEqual({});
   });
 
   it('click-to-call: originate rings the agent with the call id, reports the call under it, ends it when the channel is gone', async () => {
