@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { FreeswitchConnector } from '../../src/connectors/freeswitch/connector.js';
 import { createAgent, createDid, createGroup } from '../helpers/admin.js';
 import { ccEvent, startFakeEsl, type FakeEslServer } from '../helpers/fake-esl.js';
-import { createTenant } from '../helpers/factories.js';
+import { createTenant, type Session } from '../helpers/factories.js';
 import type { Harness } from '../helpers/harness.js';
 import { baseUrl } from '../helpers/sse.js';
 
@@ -50,6 +50,8 @@ export interface Scene {
   conn: FreeswitchConnector;
   fake: FakeEslServer;
   ssid: string;
+  /** The tenant's session (for the admin helpers). */
+  session: Session;
   did: string;
   g: number;
   a1: number;
@@ -111,6 +113,7 @@ export async function scene(h: Harness, opts: { agents?: string[]; reconcileSecs
     conn,
     fake,
     ssid: t.ssid,
+    session: t,
     did,
     g,
     a1: a1.agentId,

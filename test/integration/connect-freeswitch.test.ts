@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { ccEvent, channelEvent, startFakeEsl } from '../helpers/fake-esl.js';
+import { createAgent } from '../helpers/admin.js';
 import { createTenant } from '../helpers/factories.js';
 import { forEachDatabase } from '../helpers/harness.js';
 import { baseUrl, closeReaders } from '../helpers/sse.js';
@@ -183,6 +184,29 @@ forEachDatabase('callcenter connect freeswitch: mod_callcenter through the event
     await s.conn.settle();
     expect(s.conn.ctc.owns('ctc-8')).toBe(false);
     expect(s.lines.filter((l) => l.startsWith('rejected'))).toEqual([]);
+
+    // An agent who answers on a mobile phone (no extension) is rung through the dialplan: loopback/<phone>/<context>.
+    const mobile = await createAgent(s.h, s.session, { group: s.g, name: 'Dev' });
+    await s.post('/api/v2/events/ingest', { events: [{ eventId: 'login-dev', type: 'agent.login', ts: s.t0, agentId: mobile.agentId, loginType: 'Mobile' }] });
+    await s.conn.runtime.refresh();
+    const phone = s.conn.runtime.mapper.phoneOf(mobile.agentId)!.phone;
+    const mobileCmd = `originate {cc_call_id=ctc-9}loopback/${phone}/default 4930555002 XML default`;
+    s.fake.api.set(mobileCmd, `+OK ${U3}\n`);
+    await s.conn.ctc.originate({
+      callId: 'ctc-9',
+      agentId: mobile.agentId,
+      agentNumber: phone,
+      customer: '4930555002',
+      did: null,
+      campaignId: null,
+      ts: s.t0,
+      seq: 3,
+    });
+    expect(s.fake.commands).toContain(`api ${mobileCmd}`);
+    await s.conn.settle();
+    expect((await count(s)).data.calls).toEqual([
+      expect.objectContaining({ callId: 'ctc-9', state: 'connected', agentId: mobile.agentId, direction: 'outbound' }),
+    ]);
     expect(s.conn.runtime.health.rejected).toBe(0);
   });
 

@@ -124,9 +124,10 @@ export class FreeswitchConnector {
     let ext = rt.mapper.extensionOf(cmd.to);
     if (ext === undefined) {
       await rt.refresh();
-      ext = rt.mapper.extensionOf(cmd.to);
+      // A supervisor without an extension takes the call on their phone: the context routes the number out.
+      ext = rt.mapper.extensionOf(cmd.to) ?? (rt.mapper.phoneOf(cmd.to)?.phone || undefined);
     }
-    if (ext === undefined) throw new Error(`agent ${cmd.to} has no SIP extension in switch/config`);
+    if (ext === undefined) throw new Error(`agent ${cmd.to} has no SIP extension or phone in switch/config`);
     // A click-to-call is the agent's leg bridged to the customer: the customer is its B-leg.
     const leg = this.ctc.channelOf(cmd.callId);
     const command = leg ? takeoverCommand(leg, ext, this.opts.takeoverContext, true) : takeoverCommand(cmd.callId, ext, this.opts.takeoverContext);

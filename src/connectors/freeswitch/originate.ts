@@ -64,8 +64,10 @@ export class ClickToCall {
       await rt.refresh();
       ext = rt.mapper.extensionOf(cmd.agentId);
     }
-    if (ext === undefined) throw new Error(`agent ${cmd.agentId} has no SIP extension in switch/config`);
-    const command = originateCommand({ callId: cmd.callId, extension: ext, customer: cmd.customer, did: cmd.did, context: this.opts.context });
+    const phone = rt.mapper.phoneOf(cmd.agentId);
+    const mobile = ext === undefined && phone?.mobile ? cmd.agentNumber || phone.phone : undefined;
+    if (ext === undefined && !mobile) throw new Error(`agent ${cmd.agentId} has no SIP extension (nor a mobile phone) in switch/config`);
+    const command = originateCommand({ callId: cmd.callId, extension: ext, mobile, customer: cmd.customer, did: cmd.did, context: this.opts.context });
     const now = this.opts.now ?? Date.now;
     const ev = (type: string, extra: Partial<SwitchEvent> = {}): SwitchEvent => ({
       eventId: switchEventId('fs', cmd.callId, `ctc-${type}`),
@@ -95,7 +97,7 @@ export class ClickToCall {
       this.channels.set(cmd.callId, uuid);
       rt.forward(ev('call.answered', { agentId: cmd.agentId }));
       this.poll();
-      rt.log(`freeswitch: click-to-call ${cmd.callId}: agent ${ext} answered, dialling ${cmd.customer}`);
+      rt.log(`freeswitch: click-to-call ${cmd.callId}: agent ${ext ?? mobile} answered, dialling ${cmd.customer}`);
     } else {
       this.channels.delete(cmd.callId);
       rt.forward(ev('call.missed', { agentId: cmd.agentId }), ev('call.ended', { reason: 'failed' }));
