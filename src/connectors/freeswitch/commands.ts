@@ -22,11 +22,17 @@ export function takeoverCommand(channelUuid: string, extension: string, context:
   return `uuid_transfer ${safe('channel uuid', channelUuid)}${bleg ? ' -bleg' : ''} ${safe('extension', extension)} XML ${safe('context', context)}`;
 }
 
-/** Click-to-call: ring the agent first; when they answer, the dialplan dials the customer. */
-export function originateCommand(o: { callId: string; extension: string; customer: string; did?: string | null; context: string }): string {
+/**
+ * Click-to-call: ring the agent first (`user/<ext>`; an agent without an
+ * extension who answers on a mobile phone: `loopback/<phone>/<context>`, the
+ * dialplan routing that number out); when they answer, the dialplan dials the customer.
+ */
+export function originateCommand(o: { callId: string; extension?: string; mobile?: string; customer: string; did?: string | null; context: string }): string {
   const vars = [`cc_call_id=${safe('callId', o.callId)}`];
   if (o.did) vars.push(`origination_caller_id_number=${safe('did', o.did)}`);
-  return `originate {${vars.join(',')}}user/${safe('extension', o.extension)} ${safe('customer', o.customer)} XML ${safe('context', o.context)}`;
+  const context = safe('context', o.context);
+  const agentLeg = o.extension !== undefined ? `user/${safe('extension', o.extension)}` : `loopback/${safe('phone', o.mobile ?? '')}/${context}`;
+  return `originate {${vars.join(',')}}${agentLeg} ${safe('customer', o.customer)} XML ${context}`;
 }
 
 /** An API answer is `+OK …` or `-ERR …`; anything else is treated as a failure. */

@@ -79,6 +79,7 @@ export class FreeswitchConnector {
       pollMs: opts.ctcPollMs,
       backoff: opts.eslBackoff,
       now: opts.now,
+      onEnded: (callId) => this.mapper.forget(callId),
     });
   }
 
@@ -123,14 +124,21 @@ export class FreeswitchConnector {
     let ext = rt.mapper.extensionOf(cmd.to);
     if (ext === undefined) {
       await rt.refresh();
-      ext = rt.mapper.extensionOf(cmd.to);
+      // A supervisor without an extension takes the call on their phone: the context routes the number out.
+      ext = rt.mapper.extensionOf(cmd.to) ?? (rt.mapper.phoneOf(cmd.to)?.phone || undefined);
     }
-    if (ext === undefined) throw new Error(`agent ${cmd.to} has no SIP extension in switch/config`);
+    if (ext === undefined) throw new Error(`agent ${cmd.to} has no SIP extension or phone in switch/config`);
     // A click-to-call is the agent's leg bridged to the customer: the customer is its B-leg.
     const leg = this.ctc.channelOf(cmd.callId);
     const command = leg ? takeoverCommand(leg, ext, this.opts.takeoverContext, true) : takeoverCommand(cmd.callId, ext, this.opts.takeoverContext);
+    // Set before the transfer: mod_callcenter reports the member's end as soon as the channel leaves the queue.
+    if (!leg) this.mapper.takenOver.add(cmd.callId);
     const answer = await this.esl.api(command);
-    if (!apiSucceeded(answer)) throw new Error(`uuid_transfer: ${answer.trim()}`);
+    if (!apiSucceeded(answer)) {
+      this.mapper.takenOver.delete(cmd.callId);
+      throw new Error(`uuid_transfer: ${answer.trim()}`);
+    }
+    if (!leg) this.ctc.watch(cmd.callId, cmd.callId);
     rt.log(`freeswitch: call ${cmd.callId} transferred to ${ext} (takeover by agent ${cmd.to})`);
   }
 

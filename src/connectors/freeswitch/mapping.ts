@@ -66,6 +66,12 @@ export class FreeswitchMapper {
   private readonly answered = new Set<string>();
   /** What the switch last said of each agent (`5001@default` → status). */
   readonly agentStatus = new Map<string, SwitchStatus>();
+  /**
+   * Calls taken over: `uuid_transfer` took the caller out of mod_callcenter,
+   * which then reports the bridge and the member as ended although the call
+   * goes on with the new agent. Their queue events are ignored (hold still counts).
+   */
+  readonly takenOver = new Set<string>();
 
   constructor(
     private readonly names: NameResolver,
@@ -76,6 +82,7 @@ export class FreeswitchMapper {
   /** Drops what the mapper holds about a call that ended. */
   forget(callId: string): void {
     this.answered.delete(callId);
+    this.takenOver.delete(callId);
     for (const [channel, id] of this.channels) if (id === callId) this.channels.delete(channel);
   }
 
@@ -89,6 +96,7 @@ export class FreeswitchMapper {
     const micros = h('Event-Date-Timestamp') || String(Math.round(ts * 1e6));
     const callId = h('CC-Member-Session-UUID');
     const id = (...parts: string[]) => ['fs', ...parts, micros].join(':');
+    if (callId && this.takenOver.has(callId)) return [];
 
     switch (action) {
       case 'agent-status-change': {

@@ -11,6 +11,8 @@ export interface ClickToCallOptions {
   context: string;
   pollMs?: number;
   now?: () => number;
+  /** A watched call ended (its channel is gone). */
+  onEnded?: (callId: string) => void;
   backoff?: { initialMs: number; maxMs: number };
 }
 
@@ -28,12 +30,21 @@ const ORIGINATE_TIMEOUT_MS = 90_000;
  */
 export class ClickToCall {
   private readonly channels = new Map<string, string>();
+  /** Queue calls taken over: out of mod_callcenter's hands, watched until their channel is gone. */
+  private readonly watched = new Map<string, string>();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly opts: ClickToCallOptions) {}
 
+  /** Whether this call's end is seen here (a click-to-call, or a call taken over), not through mod_callcenter. */
   owns(callId: string): boolean {
-    return this.channels.has(callId);
+    return this.channels.has(callId) || this.watched.has(callId);
+  }
+
+  /** After a takeover the caller's channel has left the queue: its end is seen by `uuid_exists`. */
+  watch(callId: string, channelUuid: string): void {
+    this.watched.set(callId, channelUuid);
+    this.poll();
   }
 
   /** The agent's leg of a click-to-call in progress. */
@@ -53,8 +64,10 @@ export class ClickToCall {
       await rt.refresh();
       ext = rt.mapper.extensionOf(cmd.agentId);
     }
-    if (ext === undefined) throw new Error(`agent ${cmd.agentId} has no SIP extension in switch/config`);
-    const command = originateCommand({ callId: cmd.callId, extension: ext, customer: cmd.customer, did: cmd.did, context: this.opts.context });
+    const phone = rt.mapper.phoneOf(cmd.agentId);
+    const mobile = ext === undefined && phone?.mobile ? cmd.agentNumber || phone.phone : undefined;
+    if (ext === undefined && !mobile) throw new Error(`agent ${cmd.agentId} has no SIP extension (nor a mobile phone) in switch/config`);
+    const command = originateCommand({ callId: cmd.callId, extension: ext, mobile, customer: cmd.customer, did: cmd.did, context: this.opts.context });
     const now = this.opts.now ?? Date.now;
     const ev = (type: string, extra: Partial<SwitchEvent> = {}): SwitchEvent => ({
       eventId: switchEventId('fs', cmd.callId, `ctc-${type}`),
@@ -84,7 +97,7 @@ export class ClickToCall {
       this.channels.set(cmd.callId, uuid);
       rt.forward(ev('call.answered', { agentId: cmd.agentId }));
       this.poll();
-      rt.log(`freeswitch: click-to-call ${cmd.callId}: agent ${ext} answered, dialling ${cmd.customer}`);
+      rt.log(`freeswitch: click-to-call ${cmd.callId}: agent ${ext ?? mobile} answered, dialling ${cmd.customer}`);
     } else {
       this.channels.delete(cmd.callId);
       rt.forward(ev('call.missed', { agentId: cmd.agentId }), ev('call.ended', { reason: 'failed' }));
@@ -124,19 +137,25 @@ export class ClickToCall {
 
   private async check(): Promise<void> {
     const rt = this.opts.runtime;
-    for (const [callId, uuid] of this.channels) {
-      if (!uuid || !this.opts.mainEsl.isReady) continue;
-      const exists = (await this.opts.mainEsl.api(`uuid_exists ${uuid}`).catch(() => 'true')).trim();
-      if (exists !== 'false') continue;
-      this.channels.delete(callId);
-      rt.forward({
-        eventId: switchEventId('fs', callId, 'ctc-call.ended'),
-        type: 'call.ended',
-        ts: (this.opts.now ?? Date.now)() / 1000,
-        callId,
-        reason: 'completed',
-      });
+    for (const [map, kind] of [
+      [this.channels, 'ctc'],
+      [this.watched, 'taken'],
+    ] as const) {
+      for (const [callId, uuid] of map) {
+        if (!uuid || !this.opts.mainEsl.isReady) continue;
+        const exists = (await this.opts.mainEsl.api(`uuid_exists ${uuid}`).catch(() => 'true')).trim();
+        if (exists !== 'false') continue;
+        map.delete(callId);
+        rt.forward({
+          eventId: switchEventId('fs', callId, `${kind}-call.ended`),
+          type: 'call.ended',
+          ts: (this.opts.now ?? Date.now)() / 1000,
+          callId,
+          reason: 'completed',
+        });
+        this.opts.onEnded?.(callId);
+      }
     }
-    if (this.channels.size === 0) this.stop();
+    if (this.channels.size === 0 && this.watched.size === 0) this.stop();
   }
 }
