@@ -47,6 +47,13 @@ forEachDatabase('call reports: every field, for calls of every shape', (use) => 
     // callId is accepted for clId.
     const same = await h.post<{ data: Report }>('/api/v2/CallReport/detail', { ssid: t.ssid, callId: 'c1' });
     expect(same.body.data).toEqual(res.body.data);
+    // The service answers the same inside a transaction (the webhook outbox builds it in the ingest transaction):
+    // every read goes through that transaction, so SQLite's single connection does not wait for itself.
+    const inTx = await h.db.transaction((tx) => h.services.callReports.report(tx, t.accountId, 'c1'));
+    expect(inTx).toEqual(res.body.data);
+    const batch = await h.db.transaction((tx) => h.services.callReports.reports(tx, t.accountId, ['c3', 'nope', 'c1']));
+    expect(batch.map((r) => r.callId)).toEqual(['c3', 'c1']);
+    expect(await h.services.callReports.report(null, t.accountId, 'nope')).toBeUndefined();
   });
 
   it('ended before any offer (1), failed (0), offered but never answered with a late miss (2)', async () => {
