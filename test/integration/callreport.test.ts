@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { createAgent, createRole } from '../helpers/admin.js';
-import { login } from '../helpers/factories.js';
+import { createTenant, login } from '../helpers/factories.js';
 import { forEachDatabase } from '../helpers/harness.js';
 import { ev, ingest } from './events.fixtures.js';
 import { scriptCalls } from './callreport.fixtures.js';
@@ -47,6 +47,13 @@ forEachDatabase('call reports: every field, for calls of every shape', (use) => 
     // callId is accepted for clId.
     const same = await h.post<{ data: Report }>('/api/v2/CallReport/detail', { ssid: t.ssid, callId: 'c1' });
     expect(same.body.data).toEqual(res.body.data);
+    // The service answers the same inside a transaction (the webhook outbox builds it in the ingest transaction):
+    // every read goes through that transaction, so SQLite's single connection does not wait for itself.
+    const inTx = await h.db.transaction((tx) => h.services.callReports.report(tx, t.accountId, 'c1'));
+    expect(inTx).toEqual(res.body.data);
+    const batch = await h.db.transaction((tx) => h.services.callReports.reports(tx, t.accountId, ['c3', 'nope', 'c1']));
+    expect(batch.map((r) => r.callId)).toEqual(['c3', 'c1']);
+    expect(await h.services.callReports.report(null, t.accountId, 'nope')).toBeUndefined();
   });
 
   it('ended before any offer (1), failed (0), offered but never answered with a late miss (2)', async () => {
@@ -117,7 +124,7 @@ forEachDatabase('call reports: every field, for calls of every shape', (use) => 
     expect(out.errors.map((e) => e.code)).toEqual([1012, 1509, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000]);
   });
 
-  it('detail: 1012 for an unknown or still live call, 1000 without clId; list and detail need analysis.view (1015)', async () => {
+  it('detail: 1012 for an unknown, still live or another tenant’s call, 1000 without clId; list and detail need analysis.view (1015)', async () => {
     const h = use();
     const { t, g } = await scriptCalls(h);
     await ingest(h, t.ssid, [ev(h, 'call.queued', { callId: 'live-1', groupId: g })]);
@@ -129,6 +136,10 @@ forEachDatabase('call reports: every field, for calls of every shape', (use) => 
     const s = await login(h, ag.email, ag.password);
     expect((await h.post('/api/v2/CallReport/detail', { ssid: s.ssid, clId: 'c1' })).body.code).toBe(1015);
     expect((await h.post('/api/v2/CallReport/list', { ssid: s.ssid })).body.code).toBe(1015);
+    // Another tenant's call answers like one nobody has; its list does not show it.
+    const other = await createTenant(h);
+    expect((await h.post('/api/v2/CallReport/detail', { ssid: other.ssid, clId: 'c1' })).body.code).toBe(1012);
+    expect((await h.post<{ data: unknown[] }>('/api/v2/CallReport/list', { ssid: other.ssid })).body.data).toEqual([]);
     const viewer = await createAgent(h, t, { role: await createRole(h, t, { permissions: ['analysis.view'] }) });
     const v = await login(h, viewer.email, viewer.password);
     expect((await h.post('/api/v2/CallReport/detail', { ssid: v.ssid, clId: 'c1' })).body.status).toBe('success');

@@ -45,6 +45,8 @@ const TABLE: Record<string, string> = {
   'did/list': 'number.manage',
   'analysis/hits': 'analysis.view',
   'analysis/call': 'analysis.view',
+  'callreport/list': 'analysis.view',
+  'callreport/detail': 'analysis.view',
   'queue/count': 'queue.view',
   'queue/list': 'queue.view',
   'queue/calltakeover': 'queue.takeover',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../clock.js';
-import type { Database } from '../../db/types.js';
+import type { Database, Queryable } from '../../db/types.js';
 import { hashPassword } from '../../auth/secrets.js';
 import { agentError, fail } from '../../errors/catalogue.js';
 import { AccountRepository, type AccountRow } from './account.repository.js';
@@ -93,8 +93,9 @@ export class AccountService {
     }
   }
 
-  async settings(accountId: number): Promise<AccountSettings> {
-    const row = await this.repo.byId(accountId);
+  /** `q`: read inside the caller's transaction (on SQLite a read outside it would wait for it to end). */
+  async settings(accountId: number, q?: Queryable): Promise<AccountSettings> {
+    const row = await (q ? new AccountRepository(q) : this.repo).byId(accountId);
     if (!row) throw fail(1014);
     return settingsOf(row);
   }

@@ -86,7 +86,8 @@ export class CallReportService {
   /** Reports of finished calls, in the order of `callIds`; unknown or live calls are left out. */
   async reports(q: Queryable | null, accountId: number, callIds: readonly string[]): Promise<PushReport[]> {
     if (callIds.length === 0) return [];
-    const { timezone } = await this.deps.accounts.settings(accountId);
+    // Inside the caller's transaction when there is one: on SQLite a read outside it would wait for it to end.
+    const { timezone } = await this.deps.accounts.settings(accountId, q ?? undefined);
     return this.reportsIn(q, accountId, timezone, callIds);
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallRecord } from '../calls/call-record.js';
+import { callType, directionsOf } from './call-type.js';
 import { buildReport } from './report.js';
 
 // 2025-11-24 16:00:00 UTC = 21:30:00 in Asia/Kolkata (+05:30).
@@ -193,5 +194,14 @@ describe('buildReport', () => {
       talkDuration: 76,
     });
     expect(r.masterAgent).toBe(12);
+  });
+});
+
+describe('callType / directionsOf', () => {
+  it('outbound is OBD, anything else IBD; the list filter maps back to the stored directions', () => {
+    expect(callType({ direction: 'outbound' })).toBe('OBD');
+    expect(callType({ direction: 'inbound' })).toBe('IBD');
+    expect(directionsOf(['IBD', 'OBD'])).toEqual(['inbound', 'outbound']);
+    expect(directionsOf(['CTC'])).toEqual([]);
   });
 });
