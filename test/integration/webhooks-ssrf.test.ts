@@ -52,6 +52,17 @@ forEachDatabase('webhook SSRF guard', (use) => {
     expect(rx.received.length).toBe(before);
   });
 
+  it('refuses a non-public url at update too', async () => {
+    const h = use();
+    const t = await createTenant(h);
+    const id = await storedHook(h, t.accountId, 'https://crm.example.com/hook');
+    const res = await h.post('/api/v2/webhook/update', { ssid: t.ssid, webhookId: id, url: 'http://10.1.2.3/hook' });
+    expect(res.body.code).toBe(1000);
+    expect(res.body.message).toMatch(/url: .*non-public/);
+    const list = await h.post('/api/v2/webhook/list', { ssid: t.ssid });
+    expect(list.body.data).toMatchObject([{ url: 'https://crm.example.com/hook', status: 'active' }]);
+  });
+
   it('does not connect when a name resolves to 127.0.0.1 at connect time (DNS rebinding)', async () => {
     const h = use();
     const t = await createTenant(h);

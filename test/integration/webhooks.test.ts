@@ -3,6 +3,7 @@ import { createAgent, createRole } from '../helpers/admin.js';
 import { createTenant, login } from '../helpers/factories.js';
 import { forEachDatabase } from '../helpers/harness.js';
 import { deliverDue, startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
+import { ingestOk } from './events.fixtures.js';
 import { createHook, deliveries, endCall, verifyStandardWebhook } from './webhooks.fixtures.js';
 
 let rx: Receiver;
@@ -110,6 +111,31 @@ forEachDatabase(
       await endCall(h, t, 'late');
       await deliverDue(h);
       expect((await deliveries(h, t)).map((d) => d.callId)).toEqual(['late']);
+    });
+
+    it('sends no second report for a late correction, and none to a subscription that became active after the end', async () => {
+      const h = use();
+      const t = await createTenant(h);
+      const a = (await createAgent(h, t)).agentId;
+      const active = await createHook(h, t, { url: `${rx.url}?late=active` });
+      rx.verifyAnswer = { status: 200, body: 'no' };
+      const later = await createHook(h, t, { url: `${rx.url}?late=later` });
+      rx.verifyAnswer = { status: 200, body: 'GODBLESSYOU' };
+      const t0 = Math.floor(h.clock.now() / 1000) - 60;
+      const id = `late-${h.dialect}`;
+      await ingestOk(h, t.ssid, [
+        { eventId: `${id}-1`, type: 'agent.login', agentId: a, ts: t0 },
+        { eventId: `${id}-2`, type: 'call.queued', callId: id, ts: t0 },
+        { eventId: `${id}-3`, type: 'call.ringing', callId: id, agentId: a, ts: t0 },
+        { eventId: `${id}-4`, type: 'call.ended', callId: id, ts: t0 + 10 },
+      ]);
+      expect((await h.post('/api/v2/webhook/verify', { ssid: t.ssid, webhookId: later.webhookId })).body.data).toMatchObject({ status: 'active' });
+      // The offer really ended after 4 s: the stored call is corrected (sign -1, then +1).
+      await ingestOk(h, t.ssid, [{ eventId: `${id}-5`, type: 'call.missed', callId: id, ts: t0 + 4 }]);
+      await deliverDue(h);
+      expect((await deliveries(h, t, { webhookId: active.webhookId })).map((d) => d.callId)).toEqual([id]);
+      expect(await deliveries(h, t, { webhookId: later.webhookId })).toEqual([]);
+      expect(rx.posts().filter((r) => JSON.parse(r.body).callId === id)).toHaveLength(1);
     });
 
     it('merges updates, verifies a new url again, deletes with the log, and answers 1012 for unknown ids', async () => {

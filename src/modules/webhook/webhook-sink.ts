@@ -12,16 +12,29 @@ import { WebhookRepository } from './webhook.repository.js';
  * matching subscription, so an acknowledged ingest is reported even if the
  * process dies right after. Only (subscription, call) rows are written: the
  * report itself is built at the first attempt, off the ingest path.
- * A late correction (sign -1 then +1) finds the row already queued.
+ * A late correction (sign -1 then +1 for the same call, in one transaction)
+ * queues nothing: the call was reported (or not) when it ended, and a
+ * subscription that became active since must not receive it.
  */
 export class WebhookSink implements CallRecordSink {
   /** Told after rows were queued (the worker looks for due deliveries soon after). */
   onQueued: () => void = () => undefined;
 
+  /** Per transaction: the calls that left the history in it (the old versions of late corrections). */
+  private readonly corrected = new WeakMap<Queryable, Set<string>>();
+
   constructor(private readonly clock: Clock) {}
 
   async apply(tx: Queryable, accountId: number, records: readonly CallRecord[], sign: 1 | -1): Promise<void> {
-    if (sign !== 1 || records.length === 0) return;
+    if (sign === -1) {
+      const set = this.corrected.get(tx) ?? new Set<string>();
+      for (const r of records) set.add(r.callId);
+      this.corrected.set(tx, set);
+      return;
+    }
+    const corrected = this.corrected.get(tx);
+    if (corrected) records = records.filter((r) => !corrected.has(r.callId));
+    if (records.length === 0) return;
     const repo = new WebhookRepository(tenant(tx, accountId));
     const subs = await repo.active();
     if (subs.length === 0) return;

@@ -33,6 +33,22 @@ export interface AttemptRow {
 
 const WEBHOOK_COLUMNS = 'id, url, name, filter, secret, status, last_error';
 
+const ENQUEUE_CHUNKS = [64, 16, 4, 1] as const;
+const enqueueStatements = new Map<number, string>();
+function enqueueSql(rows: number): string {
+  let sql = enqueueStatements.get(rows);
+  if (!sql) {
+    const values = Array.from(
+      { length: rows },
+      (_, k) => `($1, CAST($${3 + 2 * k} AS BIGINT), CAST($${4 + 2 * k} AS TEXT), 'pending', 0, CAST($2 AS BIGINT), 0, CAST($2 AS BIGINT))`,
+    );
+    sql = `INSERT INTO webhook_deliveries (account_id, webhook_id, call_id, status, attempts, next_at, lease_until, created_at)
+      VALUES ${values.join(', ')} ON CONFLICT (webhook_id, call_id) DO NOTHING`;
+    enqueueStatements.set(rows, sql);
+  }
+  return sql;
+}
+
 /** The `webhooks`, `webhook_deliveries` and `webhook_attempts` tables of one account (migration 050). */
 export class WebhookRepository {
   constructor(private readonly t: TenantQueries) {}
@@ -101,23 +117,21 @@ export class WebhookRepository {
     return (await this.t.run('DELETE FROM webhooks WHERE account_id = $1 AND id = $2', [id])).changes === 1;
   }
 
-  /** New pending deliveries, due at `now`; a (subscription, call) pair already queued keeps its row. */
+  /**
+   * New pending deliveries, due at `now`; a (subscription, call) pair already
+   * queued keeps its row. Multi-row INSERTs in chunks of fixed sizes (64, 16,
+   * 4, 1 rows): few round trips and calls into the driver on the ingest path,
+   * and only four statement texts for the prepared-statement caches.
+   */
   async enqueue(rows: Array<{ webhookId: number; callId: string }>, now: number): Promise<void> {
-    await dialectOf(this.t).insertRows(
-      this.t,
-      'webhook_deliveries',
-      [
-        { name: 'webhook_id', pg: 'bigint' },
-        { name: 'call_id', pg: 'text' },
-        { name: 'status', pg: 'text' },
-        { name: 'attempts', pg: 'integer' },
-        { name: 'next_at', pg: 'bigint' },
-        { name: 'lease_until', pg: 'bigint' },
-        { name: 'created_at', pg: 'bigint' },
-      ],
-      rows.map((r) => ({ webhook_id: r.webhookId, call_id: r.callId, status: 'pending', attempts: 0, next_at: now, lease_until: 0, created_at: now })),
-      'ON CONFLICT (webhook_id, call_id) DO NOTHING',
-    );
+    let i = 0;
+    for (const size of ENQUEUE_CHUNKS) {
+      for (; rows.length - i >= size; i += size) {
+        const params: Array<string | number> = [now];
+        for (let k = i; k < i + size; k++) params.push(rows[k]!.webhookId, rows[k]!.callId);
+        await this.t.run(enqueueSql(size), params);
+      }
+    }
   }
 
   /** Deliveries, newest first, after cursor `before` (a delivery id). */
