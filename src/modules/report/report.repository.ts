@@ -33,10 +33,14 @@ function firstQuarter(seg: Segment): string {
 export class ReportRepository {
   constructor(private readonly t: TenantQueries) {}
 
-  /** report_queue summed per group and interval of a segment (k: the interval's first quarter hour). */
-  queueSums(seg: Segment, groupId: number | null) {
+  /**
+   * report_queue summed per group and interval of a segment (k: the
+   * interval's first quarter hour), only the columns named (the thresholds
+   * asked for, not all kept).
+   */
+  queueSums(seg: Segment, groupId: number | null, cols: readonly string[]) {
     return this.t.all<QueueRollupRow & { k: number }>(
-      `SELECT group_id, ${firstQuarter(seg)} AS k, MAX(max_wait) AS max_wait, ${QUEUE_SUMS.map((c) => `SUM(${c}) AS ${c}`).join(', ')}
+      `SELECT group_id, ${firstQuarter(seg)} AS k, MAX(max_wait) AS max_wait, ${cols.map((c) => `SUM(${c}) AS ${c}`).join(', ')}
        FROM report_queue WHERE account_id = $1 AND bucket >= $2 AND bucket < $3 ${groupId === null ? '' : 'AND group_id = $4'}
        GROUP BY group_id, k`,
       groupId === null ? [seg.start, seg.end] : [seg.start, seg.end, groupId],

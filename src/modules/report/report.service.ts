@@ -7,6 +7,7 @@ import { AgentSums, QueueSums, round2 } from './figures.js';
 import { QUARTER, inBusinessHours, intervalOfGroup, intervalsOf, segmentsOf, type BusinessHours, type IntervalName } from './intervals.js';
 import { ReportRepository, type QueueRollupRow } from './report.repository.js';
 import { businessHours, instantRange, quarterRange, shortAbandonOf, thresholds } from './report.request.js';
+import { QUEUE_SUMS } from './rollup/queue-rollup.js';
 import { isStoredSa, isStoredSl } from './thresholds.js';
 
 export interface QueueReportInput {
@@ -96,8 +97,9 @@ export class ReportService {
         if (keep[i]) rows.push([bucketIndex[i]!, r]);
       }
     } else {
+      const cols = QUEUE_SUMS.filter((c) => !/^(sl|sa|saw)_/.test(c) || sl.some((t) => c === `sl_${t}`) || c === `sa_${sa}` || c === `saw_${sa}`);
       for (const seg of segmentsOf(range.start, range.end, q.interval, tz, bucketIndex)) {
-        for (const r of await repo.queueSums(seg, groupId)) rows.push([intervalOfGroup(seg, Number(r.k), range.start, bucketIndex), r]);
+        for (const r of await repo.queueSums(seg, groupId, cols)) rows.push([intervalOfGroup(seg, Number(r.k), range.start, bucketIndex), r]);
       }
     }
     const keys = new Set<number>(groupId !== null ? [groupId] : (await this.deps.groups.list(accountId)).map((g) => g.groupId));
