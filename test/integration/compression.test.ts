@@ -78,6 +78,13 @@ forEachDatabase('compression (Accept-Encoding)', (use) => {
     expect((JSON.parse(decode('gzip', doc.raw)) as { openapi: string }).openapi).toBe('3.1.0');
   });
 
+  it('reads request bodies as before: a Content-Encoding header on a request is ignored (no 415 or 400)', async () => {
+    const h = use();
+    const res = await post(h, '/api/v2/auth/login', { username: 'nobody', password: 'wrong-password' }, { 'content-encoding': 'zstd' });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.raw.toString('utf8'))).toMatchObject({ status: 'error', code: 1014 });
+  });
+
   it('never compresses the event stream: messages arrive as plain text/event-stream', async () => {
     const h = use();
     const t = await createTenant(h);
