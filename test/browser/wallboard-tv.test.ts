@@ -155,6 +155,18 @@ describe.skipIf(!hasChromium)('wallboard TV layout (1920 × 1080, 50 agents)', (
     expect(await page.evaluate(() => document.documentElement.dataset.layout)).toBe('tv');
     await page.setViewportSize({ width: 1600, height: 900 });
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.layout), until).toBe('desk');
+    // The chart is drawn again at its new size (labels keep their pixel size, not stretched).
+    await expect
+      .poll(
+        () =>
+          page.evaluate(
+            () =>
+              document.querySelector('.chart svg')!.getAttribute('viewBox') ===
+              `0 0 ${document.getElementById('chart')!.clientWidth} ${document.getElementById('chart')!.clientHeight}`,
+          ),
+        until,
+      )
+      .toBe(true);
     // The desk layout scrolls to show every agent, and passes axe as well.
     expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeGreaterThan(900);
     const serious = blocking(await runAxe(page));

@@ -9,10 +9,24 @@ function el(tag: string, attrs: Record<string, string | number>, text?: string):
   return e;
 }
 
+/** The last figures drawn, and a watch on the chart's size: drawn again at its new size (a layout switch, a resize). */
+let drawn: { host: HTMLElement; slots: Slot[]; windowSecs: number; w: number; h: number } | null = null;
+let watch: ResizeObserver | null = null;
+
+function redrawIfResized(): void {
+  if (!drawn) return;
+  const { host, slots, windowSecs, w, h } = drawn;
+  if (Math.round(host.clientWidth) !== w || Math.round(host.clientHeight) !== h) renderChart(host, slots, windowSecs);
+}
+
 /** Grouped bars per 30-second slot (queued, connected, abandoned), as SVG with a text alternative. */
 export function renderChart(host: HTMLElement, slots: Slot[], windowSecs: number): void {
+  if (!watch) {
+    watch = new ResizeObserver(redrawIfResized);
+    watch.observe(host);
+  }
   // Drawn at the chart's size in CSS pixels, so the labels keep the size the style sheet gives them
-  // (a scaled viewBox shrank them to 7-11 px); stretched until the next snapshot redraws it after a resize.
+  // (a scaled viewBox shrank them to 7-11 px); drawn again when that size changes.
   const W = Math.round(host.clientWidth) || 600;
   const H = Math.round(host.clientHeight) || 180;
   const font = parseFloat(getComputedStyle(host).fontSize) || 14;
@@ -43,4 +57,5 @@ export function renderChart(host: HTMLElement, slots: Slot[], windowSecs: number
   });
   svg.append(el('text', { x: W - pad.r, y: H - font * 0.3, 'text-anchor': 'end' }, 'now'));
   host.replaceChildren(svg);
+  drawn = { host, slots, windowSecs, w: W, h: H };
 }
