@@ -43,6 +43,8 @@ node "$ROOT/node_modules/typescript/bin/tsc" --noEmit --allowJs --checkJs --stri
 
 echo "== run the example against a live server"
 cd "$ROOT"
+# Compile now if src/ changed since the last build, so the wait below is only the start.
+node bin/build.js --if-possible
 PORT="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
 BASE="http://127.0.0.1:$PORT"
 env -u DATABASE_URL HOST=127.0.0.1 PORT="$PORT" DATA_DIR="$WORK/data" LOG_LEVEL=warn CALLCENTER_DEMO=1 \
