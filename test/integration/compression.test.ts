@@ -31,7 +31,7 @@ async function post(h: Harness, url: string, body: unknown, headers: Record<stri
 forEachDatabase('compression (Accept-Encoding)', (use) => {
   it('compresses the wallboard files with Brotli when gzip and br are both accepted, with gzip when only gzip is', async () => {
     const h = use();
-    for (const url of ['/wallboard', '/wallboard/app.js', '/wallboard/wallboard.css']) {
+    for (const url of ['/wallboard', '/wallboard/app.js', '/wallboard/wallboard.css', '/wallboard/wallboard-tv.css']) {
       const plain = await get(h, url);
       expect(plain.headers['content-encoding'], url).toBeUndefined();
       expect(plain.raw.length, url).toBeGreaterThan(1024);

@@ -49,7 +49,7 @@ async function readAsset(name: string, type: string): Promise<Asset> {
   return asset(await readFile(`${WEB_DIR}${name}`, 'utf8'), type);
 }
 
-/** Serves GET /wallboard (page), /wallboard/app.js and /wallboard/wallboard.css. Hidden from the API docs. */
+/** Serves GET /wallboard (page), /wallboard/app.js, /wallboard/wallboard.css and /wallboard/wallboard-tv.css. Hidden from the API docs. */
 export function installWallboard(app: FastifyInstance): void {
   // Built lazily on first request and cached; a failed build is retried on the next request.
   const cache = new Map<string, Promise<Asset>>();
@@ -74,6 +74,7 @@ export function installWallboard(app: FastifyInstance): void {
     ['/wallboard', () => readAsset('index.html', 'text/html; charset=utf-8')],
     ['/wallboard/app.js', bundleScript],
     ['/wallboard/wallboard.css', () => readAsset('wallboard.css', 'text/css; charset=utf-8')],
+    ['/wallboard/wallboard-tv.css', () => readAsset('wallboard-tv.css', 'text/css; charset=utf-8')],
   ];
   for (const [url, make] of routes) {
     app.get(url, { schema: { hide: true } }, async (request, reply) => {
