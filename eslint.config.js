@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'data', 'client/generated', 'web/dist', 'coverage'] },
+  { ignores: ['node_modules', 'dist', 'data', 'client/generated', 'client/dist', 'web/dist', 'coverage'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -5,6 +5,9 @@
  * unwrapped into the typed success answer or thrown as an ApiError.
  */
 import type { paths } from './generated/schema.js';
+import type { FlagField, FlagValue, NarrowedAnswer } from './narrowing.js';
+
+export type { AgentQuickRecord, AgentRecord, HitCounters } from './narrowing.js';
 
 /** The POST paths (the stream, GET /api/v2/stream, is read through streamUrl()). */
 type Prefixed = { [K in keyof paths]: K extends `/api/v2/${string}` ? (paths[K] extends { post: object } ? K : never) : never }[keyof paths];
@@ -20,6 +23,13 @@ type CredentialField = 'ssid' | 'userId' | 'token';
 export type RequestBody<P extends OperationPath> = Omit<RequestJson<P>, CredentialField>;
 /** The success answer of an operation (`status: "success"`, `code: 200`, and its fields). */
 export type SuccessAnswer<P extends OperationPath> = Exclude<AnswerJson<P>, { status: 'error' }>;
+/**
+ * The success answer of `P` when the body's `quick` / `multi` has type `F`:
+ * `SuccessAnswer<P>`, narrowed where that flag decides the shape
+ * (`Agent/list` with or without `quick`, `analysis/hits` with or without
+ * `multi`; see narrowing.ts).
+ */
+export type AnswerTo<P extends OperationPath, F extends FlagValue = undefined> = NarrowedAnswer<P, F, SuccessAnswer<P>>;
 
 export type Credentials = { ssid: string } | { userId: string | number; token: string };
 
@@ -72,7 +82,17 @@ export class CallCenterClient {
     this.creds = creds;
   }
 
-  /** Call any operation: `client.call('Agent/live', { groupid: '55' })`. */
+  /**
+   * Call any operation: `client.call('Agent/live', { groupid: '55' })`.
+   * `Agent/list` and `analysis/hits` answer in a shape their `quick` / `multi`
+   * field decides: their answers are narrowed by it (narrowing.ts).
+   */
+  call<F extends FlagValue = undefined>(path: 'Agent/list', body: RequestBody<'Agent/list'> & FlagField<'Agent/list', F>): Promise<AnswerTo<'Agent/list', F>>;
+  call<F extends FlagValue = undefined>(
+    path: 'analysis/hits',
+    body: RequestBody<'analysis/hits'> & FlagField<'analysis/hits', F>,
+  ): Promise<AnswerTo<'analysis/hits', F>>;
+  call<P extends OperationPath>(path: P, body: RequestBody<P>): Promise<SuccessAnswer<P>>;
   async call<P extends OperationPath>(path: P, body: RequestBody<P>): Promise<SuccessAnswer<P>> {
     const payload: Record<string, unknown> = { ...(body as Record<string, unknown>) };
     for (const f of ['ssid', 'userId', 'token']) delete payload[f];

@@ -22,7 +22,9 @@ export const COMPRESS_THRESHOLD = 1024;
  * routes (it hooks each route as it is added).
  */
 export async function installCompression(app: FastifyInstance): Promise<void> {
-  await app.register(compress, { global: true, threshold: COMPRESS_THRESHOLD, encodings: ['br', 'gzip'] });
+  // Request bodies are read as they always were (a Content-Encoding header is ignored, PRODUCT.md §3's
+  // 1047 for what is not JSON): the plugin's request decompression would answer 415 / 400 instead.
+  await app.register(compress, { global: true, globalDecompression: false, threshold: COMPRESS_THRESHOLD, encodings: ['br', 'gzip'] });
 }
 
 const ACCEPTS_COMPRESSION = /\b(?:br|gzip|x-gzip)\b|\*/i;

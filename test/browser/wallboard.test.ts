@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createClient, type CallCenterClient } from '../../client/index.js';
+import { blocking, describeViolations, runAxe } from './axe.js';
 import { ADMIN, startServer, type RunningServer } from './server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -39,6 +40,11 @@ describe.skipIf(!hasChromium)('wallboard in a browser', () => {
   };
   const tile = (name: string) => page.locator(`.agent[data-agent-id="${agents[name]}"]`);
   const counter = (name: string) => page.locator(`[data-counter="${name}"]`);
+  /** axe-core on the page as it is now: no serious or critical violation (nor a fixed moderate one). */
+  const expectAccessible = async (where: string) => {
+    const found = blocking(await runAxe(page));
+    expect(found, `${where}:\n${describeViolations(found)}`).toEqual([]);
+  };
 
   beforeAll(async () => {
     server = await startServer();
@@ -93,6 +99,8 @@ describe.skipIf(!hasChromium)('wallboard in a browser', () => {
 
   it('signs in through the form (a wrong password is refused with a message)', async () => {
     await page.goto(`${server.baseUrl}/wallboard`);
+    await page.locator('#login-view').waitFor({ state: 'visible' });
+    await expectAccessible('sign-in form');
     await page.getByLabel('Username or agent e-mail').fill(ADMIN.username);
     await page.getByLabel('Password').fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -102,6 +110,8 @@ describe.skipIf(!hasChromium)('wallboard in a browser', () => {
     await page.locator('#board-view').waitFor({ state: 'visible' });
     await expect.poll(() => page.locator('#conn').getAttribute('data-state'), until).toBe('live');
     await expect.poll(() => tile('Asha').getAttribute('data-state'), until).toBe('offline');
+    // Every tile "Logged out" (axe found that text at 2.96:1 before).
+    await expectAccessible('board, everyone logged out');
     // The session id lives in sessionStorage only.
     expect(await page.evaluate(() => Object.keys(localStorage).length)).toBe(0);
     expect(await page.evaluate(() => Object.keys(sessionStorage).some((k) => k.includes('session')))).toBe(true);
@@ -146,6 +156,9 @@ describe.skipIf(!hasChromium)('wallboard in a browser', () => {
     await expect.poll(() => page.locator('#today-table tbody tr', { hasText: 'Support' }).textContent(), until).toBe('Support2100%0%0 s');
     expect(await page.locator('#chart rect').count()).toBeGreaterThan(0);
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    // Ringing, on call, wrap-up, available and break at once, in the desk layout of a 1600 × 1000 window.
+    expect(await page.evaluate(() => document.documentElement.dataset.layout)).toBe('desk');
+    await expectAccessible('board with agents in every state');
   });
 
   it('takes over a live call from the board, keyboard only', async () => {
@@ -154,6 +167,7 @@ describe.skipIf(!hasChromium)('wallboard in a browser', () => {
     await page.keyboard.press('Enter');
     const dialog = page.locator('#takeover-dialog');
     await dialog.waitFor({ state: 'visible' });
+    await expectAccessible('takeover dialog');
     await page.getByLabel('Agent who takes the call').selectOption(String(agents.Chen));
     await page.getByRole('button', { name: 'Take over', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });

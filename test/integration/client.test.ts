@@ -1,6 +1,16 @@
 import type { AddressInfo } from 'node:net';
-import { beforeAll, expect, it } from 'vitest';
-import { ApiError, createClient, type CallCenterClient, type OperationPath, type RequestBody } from '../../client/index.js';
+import { beforeAll, expect, expectTypeOf, it } from 'vitest';
+import {
+  ApiError,
+  createClient,
+  type AgentQuickRecord,
+  type AgentRecord,
+  type CallCenterClient,
+  type HitCounters,
+  type OperationPath,
+  type RequestBody,
+} from '../../client/index.js';
+import { createAgent } from '../helpers/admin.js';
 import { createTenant } from '../helpers/factories.js';
 import { forEachDatabase, OPERATOR } from '../helpers/harness.js';
 
@@ -145,5 +155,32 @@ forEachDatabase('typed client', (use) => {
     expect(c.streamUrl()).toBe(`${baseUrl}/api/v2/stream?ssid=abc`);
     c.setCredentials({ userId: 7, token: 't k' });
     expect(c.streamUrl(41)).toBe(`${baseUrl}/api/v2/stream?userId=7&token=t+k&lastEventId=41`);
+  });
+
+  it('narrows answers by the request: Agent/list full or quick records, analysis/hits counters flat or by bucket', async () => {
+    const c = client();
+    await c.login(tenant.username, tenant.password);
+    const made = { data: await createAgent(use(), tenant, { name: 'Typed Agent' }) };
+    const full = await c.call('Agent/list', { agentId: made.data.agentId });
+    expectTypeOf(full.response).toEqualTypeOf<AgentRecord[]>();
+    expect(full.response[0]!.name).toBe('Typed Agent');
+    const quick = await c.call('Agent/list', { agentId: made.data.agentId, quick: true });
+    expectTypeOf(quick.response).toEqualTypeOf<AgentQuickRecord[]>();
+    expect(quick.response[0]!.nm).toBe('Typed Agent');
+    const either = await c.call('Agent/list', { quick: Math.random() > 2 });
+    expectTypeOf(either.response).toEqualTypeOf<Array<AgentRecord | AgentQuickRecord>>();
+
+    // analysis/hits: only the types (no calls in this tenant to count).
+    const range = { key: 'date', condi: 'range', val: '01-10-2026 00:00:00,01-10-2026 23:59:59' };
+    const _flat = () => c.call('analysis/hits', { filter: [range], fields: ['TC'] });
+    const _byBucket = () => c.call('analysis/hits', { filter: [range], multi: true });
+    type Data<F extends () => Promise<{ data: unknown }>> = Awaited<ReturnType<F>>['data'];
+    expectTypeOf<Data<typeof _flat>[string]>().toEqualTypeOf<HitCounters>();
+    // Both ways assignable (toEqualTypeOf trips over the nested index signatures).
+    expectTypeOf<Data<typeof _byBucket>[string][string]>().toExtend<HitCounters>();
+    expectTypeOf<HitCounters>().toExtend<Data<typeof _byBucket>[string][string]>();
+    expectTypeOf<Data<typeof _byBucket>[string]>().not.toEqualTypeOf<HitCounters>();
+    expectTypeOf<HitCounters['TC']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<HitCounters['avgRingTime']>().toEqualTypeOf<number | null | undefined>();
   });
 });

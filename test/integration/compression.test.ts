@@ -31,7 +31,7 @@ async function post(h: Harness, url: string, body: unknown, headers: Record<stri
 forEachDatabase('compression (Accept-Encoding)', (use) => {
   it('compresses the wallboard files with Brotli when gzip and br are both accepted, with gzip when only gzip is', async () => {
     const h = use();
-    for (const url of ['/wallboard', '/wallboard/app.js', '/wallboard/wallboard.css']) {
+    for (const url of ['/wallboard', '/wallboard/app.js', '/wallboard/wallboard.css', '/wallboard/wallboard-tv.css']) {
       const plain = await get(h, url);
       expect(plain.headers['content-encoding'], url).toBeUndefined();
       expect(plain.raw.length, url).toBeGreaterThan(1024);
@@ -76,6 +76,13 @@ forEachDatabase('compression (Accept-Encoding)', (use) => {
     const doc = await get(h, '/openapi.json', { 'accept-encoding': 'gzip' });
     expect(doc.headers['content-encoding']).toBe('gzip');
     expect((JSON.parse(decode('gzip', doc.raw)) as { openapi: string }).openapi).toBe('3.1.0');
+  });
+
+  it('reads request bodies as before: a Content-Encoding header on a request is ignored (no 415 or 400)', async () => {
+    const h = use();
+    const res = await post(h, '/api/v2/auth/login', { username: 'nobody', password: 'wrong-password' }, { 'content-encoding': 'zstd' });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.raw.toString('utf8'))).toMatchObject({ status: 'error', code: 1014 });
   });
 
   it('never compresses the event stream: messages arrive as plain text/event-stream', async () => {

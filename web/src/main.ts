@@ -2,6 +2,7 @@ import { ApiError, INVALID_SESSION, authed, call, loadSession, saveSession, type
 import { byId, h } from './dom.js';
 import { STATE_LABEL, agentsFrom, queueFrom, type AgentView } from './model.js';
 import { openStream, type ConnState, type StreamHandle } from './stream.js';
+import { installLayout } from './layout.js';
 import { takeoverDialog } from './takeover.js';
 import { loadToday, renderToday } from './today.js';
 import { renderAgents, renderQueue, tick, toast } from './view.js';
@@ -284,6 +285,7 @@ function startBoard(session: Session): void {
   })();
 }
 
+installLayout();
 byId<HTMLFormElement>('login-form').addEventListener('submit', (ev) => void onLogin(ev));
 const existing = loadSession();
 if (existing) startBoard(existing);

@@ -28,9 +28,9 @@ export function renderAgents(agents: AgentView[], canTakeOver: boolean, onTakeOv
       ? h(
           'p',
           { class: 'detail call' },
-          `Call ${a.call.caller ? `from ${a.call.caller}` : a.call.callId}`,
-          a.call ? ' · ' : '',
-          h('span', { class: 'call-since', 'data-at': callAt ?? now }),
+          h('span', { class: 'label' }, a.call.caller ? 'Call from ' : 'Call '),
+          a.call.caller || a.call.callId,
+          h('span', { class: 'call-time' }, ' · ', h('span', { class: 'call-since', 'data-at': callAt ?? now })),
         )
       : null;
     const breakLine = a.state === 'break' ? h('p', { class: 'detail' }, `Reason: ${a.breakReason || '—'}`) : null;
@@ -40,19 +40,20 @@ export function renderAgents(agents: AgentView[], canTakeOver: boolean, onTakeOv
     button?.addEventListener('click', () => onTakeOver(a));
     return h(
       'li',
-      { class: 'agent', 'data-state': a.state, 'data-agent-id': a.id, tabindex: 0, 'aria-label': tileLabel(a, label) },
+      { class: 'agent', 'data-state': a.state, 'data-agent-id': a.id, tabindex: 0, 'aria-label': tileLabel(a, label, showSince ? (now - at) / 1000 : null) },
       h('p', { class: 'name' }, a.name),
-      h(
-        'p',
-        { class: 'state' },
-        h('span', {}, label),
-        showSince
-          ? h('span', { class: 'since', 'data-at': at, 'aria-label': `in state for ${spokenDuration((now - at) / 1000)}` }, clockText((now - at) / 1000))
-          : null,
-      ),
+      h('p', { class: 'state' }, h('span', {}, label), showSince ? h('span', { class: 'since', 'data-at': at }, clockText((now - at) / 1000)) : null),
       callLine,
       breakLine,
-      h('p', { class: 'stats' }, `Today: ${a.callsToday === null ? '—' : `${a.callsToday} call${a.callsToday === 1 ? '' : 's'}`} · talk ${talk}`),
+      h(
+        'p',
+        { class: 'stats' },
+        h('span', { class: 'label' }, 'Today: '),
+        a.callsToday === null ? '—' : `${a.callsToday} call${a.callsToday === 1 ? '' : 's'}`,
+        ' · ',
+        h('span', { class: 'label' }, 'talk '),
+        talk,
+      ),
       button,
     );
   });
@@ -146,9 +147,9 @@ export function renderQueue(q: QueueView, groupId: string, groupNames: Map<strin
   renderChart(byId('chart'), q.slots, q.window);
 }
 
-/** What a screen reader says for a tile (the clocks are read from their own labels). */
-function tileLabel(a: AgentView, label: string): string {
-  const parts = [`${a.name}: ${label}`];
+/** What a screen reader says for a tile: the time in the state as it was when the tile was drawn (every snapshot redraws it). */
+function tileLabel(a: AgentView, label: string, inStateSecs: number | null): string {
+  const parts = [`${a.name}: ${label}${inStateSecs === null ? '' : ` for ${spokenDuration(inStateSecs)}`}`];
   if (a.call) parts.push(`call from ${a.call.caller || a.call.callId}`);
   if (a.state === 'break' && a.breakReason) parts.push(`reason ${a.breakReason}`);
   if (a.callsToday !== null) parts.push(`${a.callsToday} call${a.callsToday === 1 ? '' : 's'} today`);

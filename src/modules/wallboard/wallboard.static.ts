@@ -50,7 +50,7 @@ async function readAsset(name: string, type: string): Promise<Asset> {
   return asset(await readFile(`${WEB_DIR}${name}`, 'utf8'), type);
 }
 
-/** Serves GET /wallboard (page), /wallboard/app.js, /wallboard/wallboard.css and the calls page (/wallboard/calls, calls.js). Hidden from the API docs. */
+/** Serves GET /wallboard (page), /wallboard/app.js, /wallboard/wallboard.css, /wallboard/wallboard-tv.css and the calls page (/wallboard/calls, calls.js). Hidden from the API docs. */
 export function installWallboard(app: FastifyInstance): void {
   // Built lazily on first request and cached; a failed build is retried on the next request.
   const cache = new Map<string, Promise<Asset>>();
@@ -78,6 +78,7 @@ export function installWallboard(app: FastifyInstance): void {
     ['/wallboard/calls', () => readAsset('calls.html', 'text/html; charset=utf-8')],
     ['/wallboard/calls.js', () => bundleScript('calls.ts')],
     ['/wallboard/wallboard.css', () => readAsset('wallboard.css', 'text/css; charset=utf-8')],
+    ['/wallboard/wallboard-tv.css', () => readAsset('wallboard-tv.css', 'text/css; charset=utf-8')],
   ];
   for (const [url, make] of routes) {
     app.get(url, { schema: { hide: true } }, async (request, reply) => {
