@@ -126,7 +126,7 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
           throw fail(
             1015,
             principal.kind === 'switch'
-              ? 'switch credentials may only ingest events, ask route/decide and read the stream'
+              ? 'switch credentials may only ingest events, ask route/decide, read switch/config and switch/state, and read the stream'
               : `${principal.kind} principals may not call ${op.module}/${op.name}`,
           );
         }
