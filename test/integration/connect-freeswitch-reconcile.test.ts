@@ -66,8 +66,14 @@ forEachDatabase('callcenter connect freeswitch: reconciliation with callcenter_c
       ]),
     );
     s.fake.disconnect();
+    await waitFor(() => s.conn.runtime.health.switchState === 'disconnected' || s.fake.connections >= 2, 'the drop');
     await s.fake.subscribed(2);
     await waitFor(() => s.conn.reconciled >= 2, 'the reconciliation after the reconnect');
+    expect(s.conn.runtime.health.report()).toMatchObject({
+      switch: 'freeswitch',
+      switchState: 'connected',
+      lastError: { message: 'event socket: event socket closed' },
+    });
     await s.conn.settle();
 
     // The corrections are on the stream like any change.

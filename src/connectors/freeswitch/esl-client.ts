@@ -102,6 +102,9 @@ export class EslClient {
             clearTimeout(w.timer);
             w.resolve(message);
           }
+        } else if (type === 'text/rude-rejection') {
+          // The event socket's ACL (apply-inbound-acl) refused this host.
+          this.log(`freeswitch: the event socket refused this host (${message.body.trim() || 'rude rejection'}): check apply-inbound-acl`);
         } else if (type === 'text/disconnect-notice') {
           this.log(`freeswitch: the switch closes the event socket (${message.body.trim() || 'disconnect notice'})`);
         }
