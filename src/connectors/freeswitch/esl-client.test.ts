@@ -94,4 +94,25 @@ describe('ESL inbound client', () => {
     client.stop();
     await new Promise<void>((r) => server.close(() => r()));
   });
+
+  it('a port that accepts and says nothing is left after the command timeout and retried', async () => {
+    let connections = 0;
+    const server = createServer(() => void connections++);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const lines: string[] = [];
+    client = new EslClient({
+      host: '127.0.0.1',
+      port: (server.address() as { port: number }).port,
+      password: 'p',
+      onEvent: () => undefined,
+      log: (l) => lines.push(l),
+      backoff: { initialMs: 5, maxMs: 10 },
+      commandTimeoutMs: 50,
+    });
+    client.start();
+    await expect.poll(() => connections).toBeGreaterThanOrEqual(2);
+    expect(lines[0]).toMatch(/did not complete auth within 50 ms$/);
+    client.stop();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
 });

@@ -88,6 +88,13 @@ export class EslClient {
     socket.setKeepAlive(true, 10_000);
     const decoder = new EslDecoder();
     let authRequested = false;
+    // Something that is not an event socket (a wrong port) may accept and say nothing: give up and retry.
+    const silence = setTimeout(() => {
+      if (this.socket !== socket || this.ready) return;
+      this.log(`freeswitch: ${this.opts.host}:${this.opts.port} did not complete auth within ${this.opts.commandTimeoutMs ?? 10_000} ms`);
+      socket.destroy();
+    }, this.opts.commandTimeoutMs ?? 10_000);
+    socket.once('close', () => clearTimeout(silence));
     socket.on('data', (chunk: Buffer) => {
       for (const message of decoder.push(chunk)) {
         const type = message.headers.get('Content-Type');
