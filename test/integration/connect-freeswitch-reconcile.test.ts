@@ -66,8 +66,14 @@ forEachDatabase('callcenter connect freeswitch: reconciliation with callcenter_c
       ]),
     );
     s.fake.disconnect();
+    await waitFor(() => s.conn.runtime.health.switchState === 'disconnected' || s.fake.connections >= 2, 'the drop');
     await s.fake.subscribed(2);
     await waitFor(() => s.conn.reconciled >= 2, 'the reconciliation after the reconnect');
+    expect(s.conn.runtime.health.report()).toMatchObject({
+      switch: 'freeswitch',
+      switchState: 'connected',
+      lastError: { message: 'event socket: event socket closed' },
+    });
     await s.conn.settle();
 
     // The corrections are on the stream like any change.
@@ -138,5 +144,13 @@ forEachDatabase('callcenter connect freeswitch: reconciliation with callcenter_c
     // U1 (seen here, gone from this switch's queue) ends; U2 and 5002 belong to the other switch.
     expect((await count(s)).data.calls.map((c) => c.callId)).toEqual([U2]);
     expect((await live(s)).lA).toBe(2);
+    // A takeover of the other switch's call is that switch's to run: this connector skips it.
+    await s.h.post('/api/v2/events/ingest', {
+      ssid: s.ssid,
+      events: [other('call.ringing', { callId: U2, agentId: s.a2 }), other('call.answered', { callId: U2, agentId: s.a2 })],
+    });
+    await s.post('/api/v2/queue/callTakeover', { callId: U2, agentid: s.a1 });
+    await waitFor(() => s.lines.some((l) => l === `freeswitch: call.takeover ${U2}: not a call of this switch, skipped`), 'the skip');
+    expect(s.fake.commands.filter((c) => c.startsWith('api uuid_transfer'))).toEqual([]);
   });
 });

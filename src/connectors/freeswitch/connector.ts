@@ -121,6 +121,11 @@ export class FreeswitchConnector {
 
   private async takeover(cmd: TakeoverCommand): Promise<void> {
     const rt = this.runtime;
+    const leg = this.ctc.channelOf(cmd.callId);
+    if (!leg && (!isChannelUuid(cmd.callId) || (this.opts.multiSwitch === true && !this.mapper.tracks(cmd.callId)))) {
+      rt.log(`freeswitch: call.takeover ${cmd.callId}: not a call of this switch, skipped`);
+      return;
+    }
     let ext = rt.mapper.extensionOf(cmd.to);
     if (ext === undefined) {
       await rt.refresh();
@@ -129,11 +134,16 @@ export class FreeswitchConnector {
     }
     if (ext === undefined) throw new Error(`agent ${cmd.to} has no SIP extension or phone in switch/config`);
     // A click-to-call is the agent's leg bridged to the customer: the customer is its B-leg.
-    const leg = this.ctc.channelOf(cmd.callId);
     const command = leg ? takeoverCommand(leg, ext, this.opts.takeoverContext, true) : takeoverCommand(cmd.callId, ext, this.opts.takeoverContext);
     // Set before the transfer: mod_callcenter reports the member's end as soon as the channel leaves the queue.
     if (!leg) this.mapper.takenOver.add(cmd.callId);
-    const answer = await this.esl.api(command);
+    let answer: string;
+    try {
+      answer = await this.esl.api(command);
+    } catch (err) {
+      this.mapper.takenOver.delete(cmd.callId);
+      throw err;
+    }
     if (!apiSucceeded(answer)) {
       this.mapper.takenOver.delete(cmd.callId);
       throw new Error(`uuid_transfer: ${answer.trim()}`);

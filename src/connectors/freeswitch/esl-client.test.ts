@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ccEvent, startFakeEsl, type FakeEslServer } from '../../../test/helpers/fake-esl.js';
 import { backoffDelay, EslClient, ESL_SUBSCRIPTION } from './esl-client.js';
@@ -69,5 +70,49 @@ describe('ESL inbound client', () => {
       'freeswitch: reconnecting in 0.02 s',
     ]);
     expect(lines.join('\n')).not.toContain('wrong');
+  });
+
+  it('a host the ACL refuses is told so (text/rude-rejection) and retried', async () => {
+    let connections = 0;
+    const server = createServer((socket) => {
+      connections++;
+      socket.end('Content-Type: text/rude-rejection\nContent-Length: 24\n\nAccess Denied, go away.\n');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const lines: string[] = [];
+    client = new EslClient({
+      host: '127.0.0.1',
+      port: (server.address() as { port: number }).port,
+      password: 'p',
+      onEvent: () => undefined,
+      log: (l) => lines.push(l),
+      backoff: { initialMs: 5, maxMs: 10 },
+    });
+    client.start();
+    await expect.poll(() => connections).toBeGreaterThanOrEqual(2);
+    expect(lines[0]).toBe('freeswitch: the event socket refused this host (Access Denied, go away.): check apply-inbound-acl');
+    client.stop();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+
+  it('a port that accepts and says nothing is left after the command timeout and retried', async () => {
+    let connections = 0;
+    const server = createServer(() => void connections++);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const lines: string[] = [];
+    client = new EslClient({
+      host: '127.0.0.1',
+      port: (server.address() as { port: number }).port,
+      password: 'p',
+      onEvent: () => undefined,
+      log: (l) => lines.push(l),
+      backoff: { initialMs: 5, maxMs: 10 },
+      commandTimeoutMs: 50,
+    });
+    client.start();
+    await expect.poll(() => connections).toBeGreaterThanOrEqual(2);
+    expect(lines[0]).toMatch(/did not complete auth within 50 ms$/);
+    client.stop();
+    await new Promise<void>((r) => server.close(() => r()));
   });
 });

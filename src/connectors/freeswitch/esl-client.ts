@@ -88,6 +88,13 @@ export class EslClient {
     socket.setKeepAlive(true, 10_000);
     const decoder = new EslDecoder();
     let authRequested = false;
+    // Something that is not an event socket (a wrong port) may accept and say nothing: give up and retry.
+    const silence = setTimeout(() => {
+      if (this.socket !== socket || this.ready) return;
+      this.log(`freeswitch: ${this.opts.host}:${this.opts.port} did not complete auth within ${this.opts.commandTimeoutMs ?? 10_000} ms`);
+      socket.destroy();
+    }, this.opts.commandTimeoutMs ?? 10_000);
+    socket.once('close', () => clearTimeout(silence));
     socket.on('data', (chunk: Buffer) => {
       for (const message of decoder.push(chunk)) {
         const type = message.headers.get('Content-Type');
@@ -102,6 +109,9 @@ export class EslClient {
             clearTimeout(w.timer);
             w.resolve(message);
           }
+        } else if (type === 'text/rude-rejection') {
+          // The event socket's ACL (apply-inbound-acl) refused this host.
+          this.log(`freeswitch: the event socket refused this host (${message.body.trim() || 'rude rejection'}): check apply-inbound-acl`);
         } else if (type === 'text/disconnect-notice') {
           this.log(`freeswitch: the switch closes the event socket (${message.body.trim() || 'disconnect notice'})`);
         }
