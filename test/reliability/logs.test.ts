@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '../helpers/databases.js';
 import { processLogin, request, startServerProcess, TEST_ADMIN } from '../helpers/process.js';
 import { collectOperations } from './support/openapi.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
 
 /**
  * Logs contain no secrets: a real server process at LOG_LEVEL=debug sees
@@ -32,7 +33,9 @@ describe('logs', () => {
   it('never contain a password, session id or token, even at LOG_LEVEL=debug', async () => {
     const t = await freshDatabase('sqlite');
     await t.db.close();
-    const p = await startServerProcess({ env: t.env, logLevel: 'debug' });
+    // Private targets allowed: the webhook below goes to a receiver on 127.0.0.1.
+    const p = await startServerProcess({ env: { ...t.env, WEBHOOK_ALLOW_PRIVATE: '1' }, logLevel: 'debug' });
+    const rx = await startReceiver();
     const secrets: string[] = [TEST_ADMIN.password];
     try {
       const op = await processLogin(p, TEST_ADMIN.username, TEST_ADMIN.password);
@@ -75,6 +78,23 @@ describe('logs', () => {
         await p.post('/api/v2/Agent/update', { ssid, agentId: 999_999_999, password: agentPassword });
         secrets.push(await processLogin(p, 'log-agent@example.com', agentPassword));
       }
+      if (OPS.has('webhook/create')) {
+        // A webhook secret (shown once) and the signatures made with it: a failing then a good delivery.
+        rx.script = [{ status: 500, body: 'retry me' }];
+        const hook = await p.post('/api/v2/webhook/create', { ssid, url: rx.url });
+        secrets.push(((hook.body?.data as { secret: string }).secret ?? 'missing-secret').slice('whsec_'.length));
+        const ts = Math.floor(Date.now() / 1000);
+        await p.post('/api/v2/events/ingest', {
+          ssid,
+          events: [
+            { eventId: 'log-q', type: 'call.queued', ts, callId: 'log-call', caller: '919800000001' },
+            { eventId: 'log-e', type: 'call.ended', ts, callId: 'log-call', reason: 'abandoned' },
+          ],
+        });
+        for (let i = 0; i < 100 && rx.posts().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+        expect(rx.posts().length).toBeGreaterThan(0);
+        for (const r of rx.posts()) secrets.push(String(r.headers['webhook-signature']).slice(3));
+      }
       expect(await touchStream(p.port, `/api/v2/stream?ssid=${ssid}`)).toBe(200);
       expect(await touchStream(p.port, `/api/v2/stream?userId=${String(tok.body!.userId)}&token=${token}`)).toBe(200);
       expect(await touchStream(p.port, '/api/v2/stream', { authorization: `Bearer ${ssid}` })).toBe(200);
@@ -85,6 +105,7 @@ describe('logs', () => {
       await p.post('/api/v2/auth/logout', { ssid });
     } finally {
       await p.stop();
+      await rx.close();
       await t.drop();
     }
     const out = p.output();

@@ -139,7 +139,7 @@ export async function runWorkload(
 }
 
 /** Keys whose values depend on the wall clock or are secrets. */
-const VOLATILE = /(ssid|token|time|date|expires|At$|^ts$|since|dura|wait|elapsed|^t[A-Z]|lcT|^uid$|^st1$|^chart$)/i;
+const VOLATILE = /(ssid|token|secret|time|date|expires|At$|^ts$|since|dura|wait|elapsed|^t[A-Z]|lcT|^uid$|^st1$|^chart$)/i;
 
 export function normalise(a: Answer): string {
   return `${a.http} ${JSON.stringify(a.body, (k, val: unknown) => (k && VOLATILE.test(k) ? '<v>' : val))}`;
