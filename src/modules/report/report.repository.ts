@@ -56,6 +56,32 @@ export class ReportRepository {
     );
   }
 
+  /** report_agent_day rows of local days starting in [from, to), kept in zone `tz`. */
+  agentDays(tz: string, from: number, to: number) {
+    return this.t.all<AgentRollupRow & { day_start: number }>(
+      `SELECT agent_id, day_start, ${AGENT_SUMS.join(', ')} FROM report_agent_day WHERE account_id = $1 AND day_start >= $2 AND day_start < $3 AND tz = $4`,
+      [from, to, tz],
+    );
+  }
+
+  breakDays(tz: string, from: number, to: number) {
+    return this.t.all<{ day_start: number; agent_id: number; reason: string; secs: number }>(
+      'SELECT agent_id, day_start, reason, secs FROM report_agent_breaks_day WHERE account_id = $1 AND day_start >= $2 AND day_start < $3 AND tz = $4',
+      [from, to, tz],
+    );
+  }
+
+  /** True when some agent time around [from, to) was kept per day of another zone (the account's zone changed). */
+  async otherZoneDays(tz: string, from: number, to: number): Promise<boolean> {
+    // A day of another zone may start up to 26 hours from one of this zone.
+    const row = await this.t.get('SELECT 1 AS x FROM report_agent_day WHERE account_id = $1 AND day_start >= $2 AND day_start < $3 AND tz <> $4 LIMIT 1', [
+      from - 2 * 86400,
+      to + 2 * 86400,
+      tz,
+    ]);
+    return row !== undefined;
+  }
+
   breakSums(seg: Segment) {
     return this.t.all<{ k: number; agent_id: number; reason: string; secs: number }>(
       `SELECT agent_id, reason, ${firstQuarter(seg)} AS k, SUM(secs) AS secs
