@@ -1,3 +1,4 @@
+import { inList } from '../../db/in-list.js';
 import type { TenantQueries } from '../../db/tenant.js';
 import type { Segment } from './intervals.js';
 import type { Param } from '../../db/types.js';
@@ -48,11 +49,12 @@ export class ReportRepository {
   }
 
   /** report_agent summed per agent and interval of a segment. */
-  agentSums(seg: Segment) {
+  agentSums(seg: Segment, agents: readonly number[] | null) {
+    const only = agents === null ? null : inList(this.t, 'agent_id', 4, agents);
     return this.t.all<AgentRollupRow & { k: number }>(
       `SELECT agent_id, ${firstQuarter(seg)} AS k, ${AGENT_SUMS.map((c) => `SUM(${c}) AS ${c}`).join(', ')}
-       FROM report_agent WHERE account_id = $1 AND bucket >= $2 AND bucket < $3 GROUP BY agent_id, k`,
-      [seg.start, seg.end],
+       FROM report_agent WHERE account_id = $1 AND bucket >= $2 AND bucket < $3 ${only ? `AND ${only.sql}` : ''} GROUP BY agent_id, k`,
+      only ? [seg.start, seg.end, only.param] : [seg.start, seg.end],
     );
   }
 

@@ -168,6 +168,8 @@ export class ReportService {
       }
     } else {
       // Whole local days from the daily roll-up (intervals of a day or longer), the quarter hours around them from report_agent.
+      // One agent or a group's agents: the database reads only theirs.
+      const only = q.agentId !== undefined || q.groupId !== undefined ? agents : null;
       const days = q.interval === '15m' || q.interval === 'hour' ? null : wholeDays(range.start, range.end, tz);
       const useDays = days !== null && !(await repo.otherZoneDays(tz, days.start, days.end));
       const at = (t: number) => bucketIndex[(t - range.start) / QUARTER]!;
@@ -179,7 +181,7 @@ export class ReportService {
         const parts = useDays ? clip(whole, [range.start, days.start], [days.end, range.end]) : [whole];
         for (const seg of parts) {
           const of = (k: unknown) => intervalOfGroup(seg, Number(k), range.start, bucketIndex);
-          for (const r of await repo.agentSums(seg)) sums.get(Number(r.agent_id))?.[of(r.k)]!.addRollup(r);
+          for (const r of await repo.agentSums(seg, only)) sums.get(Number(r.agent_id))?.[of(r.k)]!.addRollup(r);
           for (const r of await repo.breakSums(seg)) addBreak(Number(r.agent_id), of(r.k), r.reason, Number(r.secs));
         }
       }
