@@ -79,4 +79,25 @@ forEachDatabase('reports in the account time zone: DST days, half-hour zones', (
       { start: midnight - 2 * 86400, end: midnight + 28 * 86400, offered: 2 },
     ]);
   });
+
+  it('a changed account zone: days kept in the old zone are not used, the quarter hours answer in the new one', async () => {
+    const h = use();
+    const t = await createTenant(h);
+    const g = await createGroup(h, t);
+    const a = (await createAgent(h, t, { group: g })).agentId;
+    const D = utc(2026, 11, 2);
+    // 20:00–22:00 UTC on Nov 2, kept per UTC day; in Kolkata that is 01:30–03:30 on Nov 3.
+    await feed(h, t.ssid, [at(D + 20 * 3600, 'agent.login', { agentId: a }), at(D + 22 * 3600, 'agent.logout', { agentId: a })]);
+    expect(await report(h, 'agent', { ssid: t.ssid, from: '11-02-2026', to: '11-03-2026', agentId: a, interval: 'day' })).toMatchObject([
+      { start: D, loginTime: 7200 },
+      { start: D + 86400, loginTime: 0 },
+    ]);
+    const upd = await h.post('/api/v2/account/updateSettings', { ssid: t.ssid, timezone: 'Asia/Kolkata' });
+    expect(upd.body.status, JSON.stringify(upd.body)).toBe('success');
+    const midnight = utc(2026, 11, 1, 18, 30); // 2026-11-02 00:00 IST
+    expect(await report(h, 'agent', { ssid: t.ssid, from: '11-02-2026', to: '11-03-2026', agentId: a, interval: 'day' })).toMatchObject([
+      { start: midnight, loginTime: 0 },
+      { start: midnight + 86400, loginTime: 7200 },
+    ]);
+  });
 });

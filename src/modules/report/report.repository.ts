@@ -1,3 +1,4 @@
+import { inList } from '../../db/in-list.js';
 import type { TenantQueries } from '../../db/tenant.js';
 import type { Segment } from './intervals.js';
 import type { Param } from '../../db/types.js';
@@ -48,12 +49,39 @@ export class ReportRepository {
   }
 
   /** report_agent summed per agent and interval of a segment. */
-  agentSums(seg: Segment) {
+  agentSums(seg: Segment, agents: readonly number[] | null) {
+    const only = agents === null ? null : inList(this.t, 'agent_id', 4, agents);
     return this.t.all<AgentRollupRow & { k: number }>(
       `SELECT agent_id, ${firstQuarter(seg)} AS k, ${AGENT_SUMS.map((c) => `SUM(${c}) AS ${c}`).join(', ')}
-       FROM report_agent WHERE account_id = $1 AND bucket >= $2 AND bucket < $3 GROUP BY agent_id, k`,
-      [seg.start, seg.end],
+       FROM report_agent WHERE account_id = $1 AND bucket >= $2 AND bucket < $3 ${only ? `AND ${only.sql}` : ''} GROUP BY agent_id, k`,
+      only ? [seg.start, seg.end, only.param] : [seg.start, seg.end],
     );
+  }
+
+  /** report_agent_day rows of local days starting in [from, to), kept in zone `tz`. */
+  agentDays(tz: string, from: number, to: number) {
+    return this.t.all<AgentRollupRow & { day_start: number }>(
+      `SELECT agent_id, day_start, ${AGENT_SUMS.join(', ')} FROM report_agent_day WHERE account_id = $1 AND day_start >= $2 AND day_start < $3 AND tz = $4`,
+      [from, to, tz],
+    );
+  }
+
+  breakDays(tz: string, from: number, to: number) {
+    return this.t.all<{ day_start: number; agent_id: number; reason: string; secs: number }>(
+      'SELECT agent_id, day_start, reason, secs FROM report_agent_breaks_day WHERE account_id = $1 AND day_start >= $2 AND day_start < $3 AND tz = $4',
+      [from, to, tz],
+    );
+  }
+
+  /** True when some agent time around [from, to) was kept per day of another zone (the account's zone changed). */
+  async otherZoneDays(tz: string, from: number, to: number): Promise<boolean> {
+    // A day of another zone may start up to 26 hours from one of this zone.
+    const row = await this.t.get('SELECT 1 AS x FROM report_agent_day WHERE account_id = $1 AND day_start >= $2 AND day_start < $3 AND tz <> $4 LIMIT 1', [
+      from - 2 * 86400,
+      to + 2 * 86400,
+      tz,
+    ]);
+    return row !== undefined;
   }
 
   breakSums(seg: Segment) {

@@ -4,7 +4,8 @@ import { AppError, agentError, fail } from '../../errors/catalogue.js';
 import type { AccountService } from '../account/account.service.js';
 import type { GroupService } from '../group/group.service.js';
 import { AgentSums, QueueSums, round2 } from './figures.js';
-import { QUARTER, inBusinessHours, intervalOfGroup, intervalsOf, segmentsOf, type BusinessHours, type IntervalName } from './intervals.js';
+import { localDay } from '../../time/zone.js';
+import { QUARTER, inBusinessHours, intervalOfGroup, intervalsOf, segmentsOf, type BusinessHours, type IntervalName, type Segment } from './intervals.js';
 import { ReportRepository, type QueueRollupRow } from './report.repository.js';
 import { businessHours, instantRange, quarterRange, shortAbandonOf, thresholds } from './report.request.js';
 import { QUEUE_SUMS } from './rollup/queue-rollup.js';
@@ -48,6 +49,23 @@ function keptBuckets(start: number, count: number, bh: BusinessHours | null, tz:
   const keep = new Uint8Array(count).fill(1);
   if (bh) for (let i = 0; i < count; i++) keep[i] = inBusinessHours(bh, tz, start + i * QUARTER) ? 1 : 0;
   return keep;
+}
+
+/** The whole local days inside [start, end): from the first local midnight to the last (null when no whole day). */
+function wholeDays(start: number, end: number, tz: string): { start: number; end: number } | null {
+  let first: number | null = null;
+  let last: number | null = null;
+  for (let b = start; b <= end; b += QUARTER) {
+    if (localDay(b, tz).start !== b) continue;
+    first ??= b;
+    last = b;
+  }
+  return first !== null && last !== null && first < last ? { start: first, end: last } : null;
+}
+
+/** The parts of a segment inside the given spans. */
+function clip(seg: Segment, ...spans: Array<[number, number]>): Segment[] {
+  return spans.map(([a, b]) => ({ ...seg, start: Math.max(seg.start, a), end: Math.min(seg.end, b) })).filter((s) => s.start < s.end);
 }
 
 const cursorOf = (queuedAt: number, callId: string) => Buffer.from(JSON.stringify([queuedAt, callId])).toString('base64url');
@@ -149,10 +167,23 @@ export class ReportService {
         if (keep[i]) addBreak(Number(r.agent_id), bucketIndex[i]!, r.reason, Number(r.secs));
       }
     } else {
-      for (const seg of segmentsOf(range.start, range.end, q.interval, tz, bucketIndex)) {
-        const of = (k: unknown) => intervalOfGroup(seg, Number(k), range.start, bucketIndex);
-        for (const r of await repo.agentSums(seg)) sums.get(Number(r.agent_id))?.[of(r.k)]!.addRollup(r);
-        for (const r of await repo.breakSums(seg)) addBreak(Number(r.agent_id), of(r.k), r.reason, Number(r.secs));
+      // Whole local days from the daily roll-up (intervals of a day or longer), the quarter hours around them from report_agent.
+      // One agent or a group's agents: the database reads only theirs.
+      const only = q.agentId !== undefined || q.groupId !== undefined ? agents : null;
+      const days = q.interval === '15m' || q.interval === 'hour' ? null : wholeDays(range.start, range.end, tz);
+      const useDays = days !== null && !(await repo.otherZoneDays(tz, days.start, days.end));
+      const at = (t: number) => bucketIndex[(t - range.start) / QUARTER]!;
+      if (useDays) {
+        for (const r of await repo.agentDays(tz, days.start, days.end)) sums.get(Number(r.agent_id))?.[at(Number(r.day_start))]!.addRollup(r);
+        for (const r of await repo.breakDays(tz, days.start, days.end)) addBreak(Number(r.agent_id), at(Number(r.day_start)), r.reason, Number(r.secs));
+      }
+      for (const whole of segmentsOf(range.start, range.end, q.interval, tz, bucketIndex)) {
+        const parts = useDays ? clip(whole, [range.start, days.start], [days.end, range.end]) : [whole];
+        for (const seg of parts) {
+          const of = (k: unknown) => intervalOfGroup(seg, Number(k), range.start, bucketIndex);
+          for (const r of await repo.agentSums(seg, only)) sums.get(Number(r.agent_id))?.[of(r.k)]!.addRollup(r);
+          for (const r of await repo.breakSums(seg)) addBreak(Number(r.agent_id), of(r.k), r.reason, Number(r.secs));
+        }
       }
     }
     const reasonList = [...reasons].sort();

@@ -4,6 +4,7 @@ import { inList } from '../../../db/in-list.js';
 import type { CallRecordSink } from '../../calls/call-record-sink.js';
 import type { CallRecord } from '../../calls/call-record.js';
 import type { AgentSpan, AgentTimeSink } from '../../events/agent-time.js';
+import { localDay } from '../../../time/zone.js';
 import { addRows } from './add-rows.js';
 import { QUARTER, QUEUE_SUMS, ix, quarterOf, queueDelta } from './queue-rollup.js';
 
@@ -20,6 +21,9 @@ const KIND_COL: Record<AgentSpan['kind'], string> = {
 
 /** Deltas of one batch, summed in memory per roll-up row, written once each. */
 export class Batch {
+  /** The account's zone now: agent figures are also kept per local day of it (report_agent_day). */
+  constructor(readonly tz: string) {}
+
   readonly queue = new Map<string, { group: number; bucket: number; v: Float64Array; maxWait: number | null }>();
   readonly agent = new Map<string, { agent: number; bucket: number; v: Float64Array }>();
   readonly breaks = new Map<string, { agent: number; bucket: number; reason: string; secs: number }>();
@@ -31,18 +35,32 @@ export class Batch {
     return row;
   }
 
-  agentRow(agent: number, bucket: number) {
+  readonly agentDay = new Map<string, { agent: number; bucket: number; v: Float64Array }>();
+  readonly breaksDay = new Map<string, { agent: number; bucket: number; reason: string; secs: number }>();
+
+  private static agentIn(map: Batch['agent'], agent: number, bucket: number) {
     const k = `${agent}|${bucket}`;
-    let row = this.agent.get(k);
-    if (!row) this.agent.set(k, (row = { agent, bucket, v: new Float64Array(AGENT_SUMS.length) }));
+    let row = map.get(k);
+    if (!row) map.set(k, (row = { agent, bucket, v: new Float64Array(AGENT_SUMS.length) }));
     return row;
   }
 
-  addBreak(agent: number, bucket: number, reason: string, secs: number) {
+  private static breakIn(map: Batch['breaks'], agent: number, bucket: number, reason: string, secs: number) {
     const k = `${agent}|${bucket}|${reason}`;
-    const row = this.breaks.get(k);
+    const row = map.get(k);
     if (row) row.secs += secs;
-    else this.breaks.set(k, { agent, bucket, reason, secs });
+    else map.set(k, { agent, bucket, reason, secs });
+  }
+
+  /** Adds to agent column `col` at time `at`: its quarter hour and its local day. */
+  addAgent(agent: number, at: number, col: number, v: number) {
+    Batch.agentIn(this.agent, agent, quarterOf(at)).v[col]! += v;
+    Batch.agentIn(this.agentDay, agent, localDay(at, this.tz).start).v[col]! += v;
+  }
+
+  addBreak(agent: number, at: number, reason: string, secs: number) {
+    Batch.breakIn(this.breaks, agent, quarterOf(at), reason, secs);
+    Batch.breakIn(this.breaksDay, agent, localDay(at, this.tz).start, reason, secs);
   }
 
   async flush(tx: Queryable, accountId: number): Promise<void> {
@@ -74,6 +92,24 @@ export class Batch {
       [],
       b.map((r) => [r.bucket, r.agent, r.reason, r.secs]),
     );
+    const ad = [...this.agentDay.values()].filter((r) => r.v.some((x) => x !== 0));
+    await addRows(
+      t,
+      'report_agent_day',
+      ['day_start', 'agent_id', 'tz'],
+      AGENT_SUMS,
+      [],
+      ad.map((r) => [r.bucket, r.agent, this.tz, ...r.v] as Param[]),
+    );
+    const bd = [...this.breaksDay.values()].filter((r) => r.secs !== 0);
+    await addRows(
+      t,
+      'report_agent_breaks_day',
+      ['day_start', 'agent_id', 'reason', 'tz'],
+      ['secs'],
+      [],
+      bd.map((r) => [r.bucket, r.agent, r.reason, this.tz, r.secs]),
+    );
   }
 }
 
@@ -87,9 +123,8 @@ export function addCalls(batch: Batch, records: readonly CallRecord[], sign: 1 |
       if (sign === 1) row.maxWait = Math.max(row.maxWait ?? 0, r.waitSecs);
     }
     for (const h of r.hits) {
-      const row = batch.agentRow(h.agentId, quarterOf(h.ringAt));
-      row.v[AIX.get('offered')!]! += sign;
-      row.v[AIX.get(h.answered ? 'answered' : 'missed')!]! += sign;
+      batch.addAgent(h.agentId, h.ringAt, AIX.get('offered')!, sign);
+      batch.addAgent(h.agentId, h.ringAt, AIX.get(h.answered ? 'answered' : 'missed')!, sign);
     }
   }
 }
@@ -100,13 +135,11 @@ export function addSpans(batch: Batch, spans: readonly AgentSpan[]): Map<string,
   for (const s of spans) {
     const col = AIX.get(KIND_COL[s.kind])!;
     for (let from = s.from; from < s.to;) {
-      const bucket = quarterOf(from);
-      const to = Math.min(s.to, bucket + QUARTER);
+      const to = Math.min(s.to, quarterOf(from) + QUARTER);
       const secs = to - from;
-      const row = batch.agentRow(s.agentId, bucket);
-      row.v[0]! += secs;
-      row.v[col]! += secs;
-      if (s.kind === 'break') batch.addBreak(s.agentId, bucket, s.reason ?? '', secs);
+      batch.addAgent(s.agentId, from, AIX.get('login')!, secs);
+      batch.addAgent(s.agentId, from, col, secs);
+      if (s.kind === 'break') batch.addBreak(s.agentId, from, s.reason ?? '', secs);
       from = to;
     }
     if (s.kind === 'wrap' && s.callId !== null) wrapByCall.set(s.callId, (wrapByCall.get(s.callId) ?? 0) + (s.to - s.from));
@@ -118,7 +151,7 @@ export function addSpans(batch: Batch, spans: readonly AgentSpan[]): Map<string,
 export class ReportCallSink implements CallRecordSink {
   async apply(tx: Queryable, accountId: number, records: readonly CallRecord[], sign: 1 | -1): Promise<void> {
     if (records.length === 0) return;
-    const batch = new Batch();
+    const batch = new Batch(await zoneOf(tx, accountId));
     addCalls(batch, records, sign);
     await batch.flush(tx, accountId);
   }
@@ -128,11 +161,16 @@ export class ReportCallSink implements CallRecordSink {
 export class ReportAgentTimeSink implements AgentTimeSink {
   async apply(tx: Queryable, accountId: number, spans: readonly AgentSpan[]): Promise<void> {
     if (spans.length === 0) return;
-    const batch = new Batch();
+    const batch = new Batch(await zoneOf(tx, accountId));
     const wraps = addSpans(batch, spans);
     if (wraps.size > 0) await addWraps(tx, accountId, batch, wraps);
     await batch.flush(tx, accountId);
   }
+}
+
+/** The account's zone (the accounts table, account/): one key lookup per batch. */
+async function zoneOf(tx: Queryable, accountId: number): Promise<string> {
+  return (await tx.get<{ timezone: string }>('SELECT timezone FROM accounts WHERE id = $1', [accountId]))?.timezone ?? 'UTC';
 }
 
 /** Wrap-up time counts to the queue figures of the call it belongs to (its group and quarter hour of queuing). */
