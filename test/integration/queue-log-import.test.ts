@@ -68,7 +68,7 @@ function sameCallsAsEvents(g: number, a1: number, a2: number, a3: number) {
     e('call.missed', at(12, 0, 10), { callId: C(5), agentId: a1 }),
     e('call.ended', at(12, 0, 10), { callId: C(5), reason: 'abandoned' }),
     q(6, at(13, 0)),
-    e('call.ended', at(13, 1), { callId: C(6), reason: 'failed' }),
+    e('call.ended', at(13, 1), { callId: C(6), reason: 'abandoned' }),
     q(7, at(14, 0)),
     e('call.ringing', at(14, 0), { callId: C(7), agentId: a1 }),
     e('call.answered', at(14, 0, 5), { callId: C(7), agentId: a1 }),
@@ -115,7 +115,7 @@ forEachDatabase('callcenter import queue-log', (use) => {
       [C(4), 'completed', at(11, 32)],
       // No exit line: ended abandoned at its last line once the file is 4 h past it.
       [C(5), 'abandoned', at(12, 0, 10)],
-      [C(6), 'failed', at(13, 1)],
+      [C(6), 'abandoned', at(13, 1)],
       [C(7), 'completed', at(14, 3, 5)],
     ]);
     // The static member stays logged in; the others logged out with their last queue.
