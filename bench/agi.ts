@@ -12,6 +12,8 @@
  * process, so the AGI's own cost reads as the difference of the two.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import { parseArgs } from '../src/cli/args.js';
 import { agiRequest } from '../test/helpers/fastagi.js';
 import { freePort, ok, startSwitchService } from './switch-service.js';
@@ -20,6 +22,16 @@ import { root } from './support.js';
 const { options } = parseArgs(process.argv.slice(2));
 const REQUESTS = Number(options.requests ?? 2000);
 const CONCURRENCY = Number(options.concurrency ?? 1);
+
+/** user + system CPU seconds of a process so far (Linux /proc; 0 when unreadable). */
+function cpuSeconds(pid: number): number {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -80,10 +92,12 @@ try {
   // Warm-up (JIT, connections, switch/config), then the measured runs.
   await timed(200, async (i) => void (await agiRequest(agiPort, { callerid: callers[i % 300]!, dnid: did, arg1: String(group.data.groupId) })));
   let errors = 0;
+  const cpu0 = { agi: cpuSeconds(agi.pid!), service: cpuSeconds(s.child.pid!) };
   const agiMs = await timed(REQUESTS, async (i) => {
     const r = await agiRequest(agiPort, { callerid: callers[i % 300]!, dnid: did, arg1: String(group.data.groupId) });
     if (r.variables.CC_ERROR !== '0') errors++;
   });
+  const cpu = { agi: cpuSeconds(agi.pid!) - cpu0.agi, service: cpuSeconds(s.child.pid!) - cpu0.service };
   const directMs = await timed(REQUESTS, async (i) => {
     const res = await fetch(`${s.api}/api/v2/route/decide`, {
       method: 'POST',
@@ -99,6 +113,13 @@ try {
   console.log('|---|---|---|---|---|---|');
   console.log(row('FastAGI request (connect, environment, 6 × SET VARIABLE, close)', agiMs));
   console.log(row('route/decide over HTTP (same callers)', directMs));
+  const perReq = (secs: number) => ((secs * 1000) / REQUESTS).toFixed(2);
+  console.log(
+    `\nCPU per AGI request: agi process ${perReq(cpu.agi)} ms, service ${perReq(cpu.service)} ms (the time a request costs on an idle machine, besides the loopback); load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
   console.log(`\nAGI answers with CC_ERROR=1: ${errors}; p99 target < 20 ms: ${pct(agiMs, 99) < 20 ? 'met' : 'NOT met'}`);
 } finally {
   agi.kill('SIGTERM');

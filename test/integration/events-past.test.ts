@@ -123,6 +123,21 @@ forEachDatabase('events/ingest: past events judged against the state at their ow
     expect(await liveAgent(h, t, a1)).toMatchObject({ logged_in: 0 });
   });
 
+  it('one batch with today first, then yesterday: yesterday is judged at its own time', async () => {
+    const h = use();
+    const { t, a1, a2 } = await setup(h);
+    const now = Math.floor(nowSec(h));
+    const d = yesterday(h);
+    const { all } = day(d, a1, a2);
+    const today = [
+      { eventId: 'mix-1', type: 'agent.login', agentId: a1, ts: now - 60 },
+      { eventId: 'mix-2', type: 'agent.login', agentId: a2, ts: now - 60 },
+    ];
+    expect(await ingest(h, t.ssid, [...today, ...all])).toEqual({ accepted: today.length + all.length, duplicates: 0, errors: [] });
+    expect(await counters(h, t, a1, a2, d)).toEqual(EXPECTED);
+    expect(await liveAgent(h, t, a1)).toMatchObject({ logged_in: 1, break_reason: null });
+  });
+
   it('a past event that was invalid at its own time is still refused', async () => {
     const h = use();
     const { t, a1, a2 } = await setup(h);

@@ -7,6 +7,7 @@ import { runQueueLogImport } from '../../src/connectors/queue-log/import-command
 import { createAgent, createGroup } from '../helpers/admin.js';
 import { createTenant, type Session } from '../helpers/factories.js';
 import { forEachDatabase, type Harness } from '../helpers/harness.js';
+import { runCli } from '../helpers/cli.js';
 import { baseUrl, closeReaders } from '../helpers/sse.js';
 import { ingestOk } from './events.fixtures.js';
 
@@ -67,7 +68,7 @@ function sameCallsAsEvents(g: number, a1: number, a2: number, a3: number) {
     e('call.missed', at(12, 0, 10), { callId: C(5), agentId: a1 }),
     e('call.ended', at(12, 0, 10), { callId: C(5), reason: 'abandoned' }),
     q(6, at(13, 0)),
-    e('call.ended', at(13, 1), { callId: C(6), reason: 'failed' }),
+    e('call.ended', at(13, 1), { callId: C(6), reason: 'abandoned' }),
     q(7, at(14, 0)),
     e('call.ringing', at(14, 0), { callId: C(7), agentId: a1 }),
     e('call.answered', at(14, 0, 5), { callId: C(7), agentId: a1 }),
@@ -114,7 +115,7 @@ forEachDatabase('callcenter import queue-log', (use) => {
       [C(4), 'completed', at(11, 32)],
       // No exit line: ended abandoned at its last line once the file is 4 h past it.
       [C(5), 'abandoned', at(12, 0, 10)],
-      [C(6), 'failed', at(13, 1)],
+      [C(6), 'abandoned', at(13, 1)],
       [C(7), 'completed', at(14, 3, 5)],
     ]);
     // The static member stays logged in; the others logged out with their last queue.
@@ -129,6 +130,19 @@ forEachDatabase('callcenter import queue-log', (use) => {
     const other = await setup(h);
     await ingestOk(h, other.t.ssid, sameCallsAsEvents(other.sales, other.a1, other.a2, other.a3));
     expect(await counters(h, other.t, [other.a1, other.a2, other.a3])).toEqual(expected);
+  });
+
+  it('the command: the final line on stdout, the switch token from the environment, a usage error exits 2', async () => {
+    const h = use();
+    const { options } = await setup(h);
+    const env = { CALLCENTER_API_URL: options.api, CALLCENTER_USER_ID: options['user-id'], CALLCENTER_TOKEN: options.token };
+    const run = await runCli(['import', 'queue-log', FIXTURE], env);
+    expect(run.code, run.output).toBe(0);
+    expect(run.stdout.trim()).toBe('imported 37 events, 0 duplicates, 5 unknown lines');
+    const again = await runCli(['import', 'queue-log', FIXTURE], env);
+    expect(again.stdout.trim()).toBe('imported 0 events, 37 duplicates, 5 unknown lines');
+    expect((await runCli(['import', 'queue-log'], env)).code).toBe(2);
+    expect((await runCli(['import', 'queue-log', '/no/such/file'], env)).code).toBe(2);
   });
 
   it('a past day imports while its agents work today: nothing refused, same counters, today untouched', async () => {

@@ -1,4 +1,5 @@
-import { SwitchApi, destExtension, stderrLine, type LogLine } from '../core/index.js';
+import { destExtension, stderrLine, type LogLine } from '../core/index.js';
+import { AgiHttpApi } from './agi-http.js';
 import { OptionError, apiConnection, hostPort } from '../core/options.js';
 import { AgiDecider } from './agi-decider.js';
 import { createAgiServer } from './agi-server.js';
@@ -28,7 +29,7 @@ export function agiOptions(options: Record<string, string>): AgiOptions {
 export async function startAgi(options: Record<string, string>, log: LogLine = stderrLine, env: NodeJS.ProcessEnv = process.env): Promise<net.Server> {
   const conn = apiConnection(options, env);
   const { listen, timeoutMs } = agiOptions(options);
-  const api = new SwitchApi(conn, timeoutMs);
+  const api = new AgiHttpApi(conn, timeoutMs);
   const decider = new AgiDecider(api, destExtension);
   // The extensions are read before the first call; a failure here is not fatal (the service may start later).
   await decider.warm().catch((err: Error) => log(`agi: switch/config failed: ${err.message}; sticky extensions are read on the first call`));

@@ -11,7 +11,9 @@ describe('FastAGI request', () => {
       did: '9100',
       groupId: 55,
     });
-    expect(routeRequest(headers(['agi_network_script: /route', 'agi_callerid: unknown', 'agi_dnid: unknown', 'agi_extension: 9100', 'agi_arg_1: sales']))).toEqual({
+    expect(
+      routeRequest(headers(['agi_network_script: /route', 'agi_callerid: unknown', 'agi_dnid: unknown', 'agi_extension: 9100', 'agi_arg_1: sales'])),
+    ).toEqual({
       script: 'route',
       caller: undefined,
       did: '9100',

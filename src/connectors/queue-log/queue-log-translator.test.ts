@@ -43,7 +43,7 @@ describe('queue_log → events', () => {
     ]);
   });
 
-  it('EXITEMPTY fails, a foreign call ends without a reason, an unknown queue is skipped, a call without exit ends 4 h later', () => {
+  it('EXITEMPTY is abandoned, a foreign call ends without a reason, an unknown queue is skipped, a call without exit ends 4 h later', () => {
     const { events, unknown } = run(`
       100|c2|sales|NONE|ENTERQUEUE||919800000002|1
       101|c2|sales|NONE|EXITEMPTY|1|1|1
@@ -57,7 +57,7 @@ describe('queue_log → events', () => {
     expect(unknown).toBe(2);
     expect(events.map((e) => [e.type, e.callId, e.ts, e.reason])).toEqual([
       ['call.queued', 'c2', 100, undefined],
-      ['call.ended', 'c2', 101, 'failed'],
+      ['call.ended', 'c2', 101, 'abandoned'],
       ['call.ended', 'old', 102, undefined],
       ['call.queued', 'c4', 110, undefined],
       ['agent.login', undefined, 115, undefined],

@@ -30,7 +30,7 @@ interface AgentTrack {
   deferred: SwitchEvent[];
 }
 
-const END_REASON: Record<string, 'completed' | 'abandoned' | 'failed' | undefined> = {
+const END_REASON: Record<string, 'completed' | 'abandoned' | undefined> = {
   COMPLETECALLER: 'completed',
   COMPLETEAGENT: 'completed',
   TRANSFER: 'completed',
@@ -38,8 +38,9 @@ const END_REASON: Record<string, 'completed' | 'abandoned' | 'failed' | undefine
   ATTENDEDTRANSFER: 'completed',
   ABANDON: 'abandoned',
   EXITWITHKEY: 'abandoned',
-  EXITWITHTIMEOUT: 'failed',
-  EXITEMPTY: 'failed',
+  // As the AMI connector reports them (a caller who left the queue unanswered), so both paths give the same history.
+  EXITWITHTIMEOUT: 'abandoned',
+  EXITEMPTY: 'abandoned',
 };
 
 /** Where each end verb writes the talk time (seconds), for an answer the file never showed. */

