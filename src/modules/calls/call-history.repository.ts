@@ -183,6 +183,18 @@ export class CallHistoryRepository {
     return out;
   }
 
+  /**
+   * Of `paths`, those another account has reported: a path belongs to the
+   * first account that reports it, so a tenant cannot obtain a token for
+   * another tenant's file by reporting its path (RECORDINGS_DIR is shared).
+   */
+  async pathsOfOtherAccounts(paths: string[]): Promise<Set<string>> {
+    if (paths.length === 0) return new Set();
+    const list = inList(this.t, 'path', 2, paths);
+    const rows = await this.t.all<{ path: string }>(`SELECT DISTINCT path FROM call_recordings WHERE account_id <> $1 AND ${list.sql}`, [list.param]);
+    return new Set(rows.map((r) => String(r.path)));
+  }
+
   /** Recordings of the given calls, each call's in the order they were reported. */
   async recordings(callIds: string[]): Promise<Map<string, CallRecording[]>> {
     const out = new Map<string, CallRecording[]>();

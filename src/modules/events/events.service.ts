@@ -90,7 +90,8 @@ export class EventsService {
     const agentIds = new Set(valid.map((e) => e.agentId).filter((a): a is number => a !== undefined));
 
     const missed = [...new Set(valid.filter((e) => e.type === 'call.missed').map((e) => e.callId!))];
-    await this.inBatch(accountId, callIds, agentIds, groupIds, missed, async (machine, repo, nextSeq) => {
+    const paths = [...new Set(valid.filter((e) => e.type === 'call.recording').map((e) => e.path!))];
+    await this.inBatch(accountId, callIds, agentIds, groupIds, missed, paths, async (machine, repo, nextSeq) => {
       const known = await repo.knownEventIds([...new Set(valid.map((e) => e.eventId))]);
       const remembered: Array<{ event_id: string; seq: number }> = [];
       let seq = nextSeq;
@@ -121,7 +122,7 @@ export class EventsService {
   /** Moves a live call to agent `to` (queue/callTakeover); throws the rejection as an API error. */
   async takeover(accountId: number, callId: string, to: number): Promise<Takeover> {
     let out: Takeover | undefined;
-    await this.inBatch(accountId, [callId], new Set([to]), [], [], async (machine, _repo, nextSeq) => {
+    await this.inBatch(accountId, [callId], new Set([to]), [], [], [], async (machine, _repo, nextSeq) => {
       const r = takeover(machine, callId, to, this.ctx.clock.now() / 1000, nextSeq);
       if (Array.isArray(r)) throw new AppError(r[0], r[1]);
       out = r;
@@ -142,6 +143,8 @@ export class EventsService {
     groupIds: number[],
     /** Calls named by call.missed events: finished ones are loaded for late corrections. */
     missed: string[],
+    /** Paths named by call.recording events: those another account reported are refused. */
+    recordingPaths: string[],
     fn: (machine: LiveMachine, repo: LiveStateRepository, nextSeq: number) => Promise<number>,
   ): Promise<void> {
     const { timezone } = await this.accounts.settings(accountId);
@@ -161,7 +164,8 @@ export class EventsService {
         accountId,
         missed.filter((id) => ended.has(id)),
       );
-      const machine = new LiveMachine(timezone, agents, calls, ended, groups, new LateCorrections(stored));
+      const foreign = await this.history.pathsOfOtherAccounts(tx, accountId, recordingPaths);
+      const machine = new LiveMachine(timezone, agents, calls, ended, groups, new LateCorrections(stored), foreign);
       const last = await fn(machine, repo, base + 1);
       if (last <= base) return;
       await this.persist(tx, accountId, repo, machine, base + 1, last);

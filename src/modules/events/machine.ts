@@ -40,6 +40,8 @@ export class LiveMachine {
     private readonly groups: Set<number>,
     /** Corrections of finished calls by late events (call.missed after call.ended). */
     readonly late: LateCorrections,
+    /** Recording paths of this batch that another account already reported. */
+    private readonly foreignPaths: ReadonlySet<string> = new Set(),
   ) {}
 
   agent(id: number): AgentLive | undefined {
@@ -189,6 +191,7 @@ export class LiveMachine {
     const callId = ev.callId!;
     if (!this.calls.has(callId) && !this.endedIds.has(callId)) return [1012, `No data found: call ${callId} was never queued`];
     if (ev.agentId !== undefined && !this.agents.has(ev.agentId)) return [1509, `Invalid agent id: agent ${ev.agentId}`];
+    if (this.foreignPaths.has(ev.path!)) return [1524, `Invalid action: recording path ${ev.path} belongs to another account`];
     this.recordings.push({ callId, seq, agentId: ev.agentId ?? null, path: ev.path!, at: ev.ts });
     return null;
   }
