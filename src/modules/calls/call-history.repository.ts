@@ -235,8 +235,10 @@ export class CallHistoryRepository {
       );
     }
     if (f.after) where.push(`(c.queued_at < ${p(f.after.queuedAt)} OR (c.queued_at = $${params.length + 1} AND c.call_id < ${p(f.after.callId)}))`);
+    // The limit is a parameter: one statement text (and one cached prepared statement) per filter combination.
+    const limit = p(Math.trunc(f.limit));
     const rows = await this.t.all<{ call_id: string; queued_at: number }>(
-      `SELECT c.call_id, c.queued_at FROM calls c WHERE ${where.join(' AND ')} ORDER BY c.queued_at DESC, c.call_id DESC LIMIT ${Math.trunc(f.limit)}`,
+      `SELECT c.call_id, c.queued_at FROM calls c WHERE ${where.join(' AND ')} ORDER BY c.queued_at DESC, c.call_id DESC LIMIT ${limit}`,
       params,
     );
     return rows.map((r) => ({ call_id: String(r.call_id), queued_at: Number(r.queued_at) }));
