@@ -23,6 +23,8 @@ export async function scriptCalls(h: Harness) {
   const a1 = await createAgent(h, t, { group: g, phone: phones.a1, dest_value: phones.a1 });
   const a2 = await createAgent(h, t, { group: g, phone: phones.a2, dest_value: phones.a2 });
   const sup = await createAgent(h, t, { group: g, phone: phones.sup, dest_value: phones.sup });
+  // Each tenant's recorder writes under its own directory: a path belongs to the account that reports it first.
+  const rec = { main: `a${t.accountId}/2026/11/24/c1.wav`, late: `a${t.accountId}/late/c1-mix.wav` };
   const at = (secs: number, type: string, fields: Record<string, unknown> = {}) => ev(h, type, { ts: T0 + secs, ...fields });
   await ingestOk(h, t.ssid, [
     at(-60, 'agent.login', { agentId: a1.agentId }),
@@ -35,7 +37,7 @@ export async function scriptCalls(h: Harness) {
     at(20, 'call.answered', { callId: 'c1', agentId: a2.agentId }),
     at(30, 'call.hold', { callId: 'c1' }),
     at(42, 'call.unhold', { callId: 'c1' }),
-    at(50, 'call.recording', { callId: 'c1', agentId: a2.agentId, path: '2026/11/24/c1.wav' }),
+    at(50, 'call.recording', { callId: 'c1', agentId: a2.agentId, path: rec.main }),
   ]);
   h.clock.set((T0 + 80) * 1000);
   const tk = await h.post('/api/v2/queue/callTakeover', { ssid: t.ssid, callId: 'c1', agentid: sup.agentId });
@@ -44,7 +46,7 @@ export async function scriptCalls(h: Harness) {
     at(90, 'call.hold', { callId: 'c1' }),
     at(93, 'call.unhold', { callId: 'c1' }),
     at(100, 'call.ended', { callId: 'c1', reason: 'completed' }),
-    at(130, 'call.recording', { callId: 'c1', path: 'late/c1-mix.wav' }),
+    at(130, 'call.recording', { callId: 'c1', path: rec.late }),
     at(200, 'call.queued', { callId: 'c2', direction: 'outbound', campaignId: '42', caller: '5550002' }),
     at(207, 'call.ended', { callId: 'c2' }),
     at(300, 'call.queued', { callId: 'c3', groupId: g, did: '18005550100', caller: '5550003' }),
@@ -56,5 +58,5 @@ export async function scriptCalls(h: Harness) {
   ]);
   // The offer's end arrives after the call's: the ring shrinks from 10 s to 6 s.
   await ingestOk(h, t.ssid, [at(407, 'call.missed', { callId: 'c4', agentId: a1.agentId })]);
-  return { t, g, a1, a2, sup, phones };
+  return { t, g, a1, a2, sup, phones, rec };
 }

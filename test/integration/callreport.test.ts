@@ -10,7 +10,7 @@ type Report = Record<string, unknown> & { nHDetail: Array<Record<string, unknown
 forEachDatabase('call reports: every field, for calls of every shape', (use) => {
   it('answered after a missed offer, holds, a takeover, recordings during and after the call', async () => {
     const h = use();
-    const { t, g, a1, a2, sup, phones } = await scriptCalls(h);
+    const { t, g, a1, a2, sup, phones, rec } = await scriptCalls(h);
     const res = await h.post<{ data: Report }>('/api/v2/CallReport/detail', { ssid: t.ssid, clId: 'c1' });
     expect(res.body.data).toEqual({
       callId: 'c1',
@@ -32,14 +32,14 @@ forEachDatabase('call reports: every field, for calls of every shape', (use) => 
       masterGroupId: g,
       firstAttended: 'agent',
       recordings: [
-        { nodeid: '#2', file: '2026/11/24/c1.wav', time: '2026-11-24 21:30:50' },
+        { nodeid: '#2', file: rec.main, time: '2026-11-24 21:30:50' },
         // Reported 30 s after the end, without an agent: the leg connected last.
-        { nodeid: '#3', file: 'late/c1-mix.wav', time: '2026-11-24 21:32:10' },
+        { nodeid: '#3', file: rec.late, time: '2026-11-24 21:32:10' },
       ],
       nHDetail: [
         leg('#1', a1.agentId, phones.a1, g, 'missed', 10, 0, 0, null, null, null),
-        leg('#2', a2.agentId, phones.a2, g, 'answered', 5, 48, 12, '2026-11-24 21:30:20', '2026-11-24 21:31:20', '2026/11/24/c1.wav'), // 80 - 20 - 12
-        leg('#3', sup.agentId, phones.sup, g, 'answered', 0, 17, 3, '2026-11-24 21:31:20', '2026-11-24 21:31:40', 'late/c1-mix.wav'), // 100 - 80 - 3
+        leg('#2', a2.agentId, phones.a2, g, 'answered', 5, 48, 12, '2026-11-24 21:30:20', '2026-11-24 21:31:20', rec.main), // 80 - 20 - 12
+        leg('#3', sup.agentId, phones.sup, g, 'answered', 0, 17, 3, '2026-11-24 21:31:20', '2026-11-24 21:31:40', rec.late), // 100 - 80 - 3
       ],
       callDisposition: 'completed',
       retryOf: 'c-0',
@@ -111,9 +111,9 @@ forEachDatabase('call reports: every field, for calls of every shape', (use) => 
     });
   });
 
-  it('call.recording: rejected for an unknown call (1012), an unknown agent (1509) and a path that could leave the directory (1000)', async () => {
+  it('call.recording: rejected for an unknown call (1012), an unknown agent (1509), a path that could leave the directory (1000) or another tenant’s path (1524)', async () => {
     const h = use();
-    const { t } = await scriptCalls(h);
+    const { t, rec } = await scriptCalls(h);
     const out = await ingest(h, t.ssid, [
       ev(h, 'call.recording', { callId: 'nope', path: 'a.wav' }),
       ev(h, 'call.recording', { callId: 'c1', agentId: 999999, path: 'a.wav' }),
@@ -122,6 +122,15 @@ forEachDatabase('call reports: every field, for calls of every shape', (use) => 
     ]);
     expect(out.accepted).toBe(0);
     expect(out.errors.map((e) => e.code)).toEqual([1012, 1509, 1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000]);
+    // A path belongs to the account that reported it first: another tenant cannot claim it (and so get a token for it).
+    const other = await createTenant(h);
+    await ingest(h, other.ssid, [ev(h, 'call.queued', { callId: 'x1' })]);
+    const stolen = await ingest(h, other.ssid, [
+      ev(h, 'call.recording', { callId: 'x1', path: rec.main }),
+      ev(h, 'call.recording', { callId: 'x1', path: 'x1.wav' }),
+    ]);
+    expect(stolen.errors.map((e) => [e.index, e.code])).toEqual([[0, 1524]]);
+    expect(stolen.accepted).toBe(1);
   });
 
   it('detail: 1012 for an unknown, still live or another tenant’s call, 1000 without clId; list and detail need analysis.view (1015)', async () => {

@@ -28,7 +28,9 @@ forEachDatabase(
 
     it('rcrdAr names each recording as <token>*<segments>; joined with / it plays, whole or by Range', async () => {
       const h = use();
-      const { t } = await scriptCalls(h);
+      const { t, rec } = await scriptCalls(h);
+      mkdirSync(path.dirname(path.join(dir, rec.main)), { recursive: true });
+      writeFileSync(path.join(dir, rec.main), AUDIO);
       const res = await h.post<{ data: { rcrdAr: Array<{ ndId: string; rcrd: string }> } }>('/api/v2/CallReport/detail', {
         ssid: t.ssid,
         clId: 'c1',
@@ -36,7 +38,7 @@ forEachDatabase(
       });
       const ar = res.body.data.rcrdAr;
       expect(ar.map((r) => r.ndId)).toEqual(['#2', '#3']);
-      expect(ar[0]!.rcrd).toMatch(/^[0-9a-z]+\.[A-Za-z0-9_-]{43}\*2026\*11\*24\*c1\.wav$/);
+      expect(ar[0]!.rcrd).toMatch(/^[0-9a-z]+\.[A-Za-z0-9_-]{43}\*a\d+\*2026\*11\*24\*c1\.wav$/);
       expect(ar[1]!.rcrd).toMatch(/\*late\*c1-mix\.wav$/);
       // Without rType there is no rcrdAr.
       expect((await h.post<{ data: Record<string, unknown> }>('/api/v2/CallReport/detail', { ssid: t.ssid, clId: 'c1' })).body.data.rcrdAr).toBeUndefined();

@@ -38,6 +38,7 @@ CREATE TABLE call_recordings (
   at ${t.real} NOT NULL,
   PRIMARY KEY (account_id, call_id, seq)
 );
+CREATE INDEX call_recordings_path ON call_recordings (path);
 CREATE INDEX calls_caller ON calls (account_id, caller, queued_at);
 
 CREATE TABLE recording_keys (

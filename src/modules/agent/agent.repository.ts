@@ -1,5 +1,6 @@
 import type { TenantQueries } from '../../db/tenant.js';
 import type { Param, Queryable } from '../../db/types.js';
+import { inList as valuesIn } from '../../db/in-list.js';
 
 export interface AgentRef {
   id: number;
@@ -107,7 +108,9 @@ export class AgentRepository {
   /** Phones of the given agents, deleted ones included (call reports name who took past calls). */
   phones(ids: number[]) {
     if (ids.length === 0) return Promise.resolve([] as Array<{ id: number; phone: string }>);
-    return this.t.all<{ id: number; phone: string }>(`SELECT id, phone FROM agents WHERE account_id = $1 AND id IN (${inList(ids, 2)})`, ids);
+    // One statement text whatever the number of ids (the export asks once per page).
+    const list = valuesIn(this.t, 'id', 2, ids);
+    return this.t.all<{ id: number; phone: string }>(`SELECT id, phone FROM agents WHERE account_id = $1 AND ${list.sql}`, [list.param]);
   }
 
   /** Group mappings of the given agents. */

@@ -38,7 +38,7 @@ export interface ReportListInput {
 export const LIST_LIMIT_DEFAULT = 50;
 export const LIST_LIMIT_MAX = 1000;
 /** Calls per page the export reads: bounds its memory whatever the number of calls. */
-const EXPORT_PAGE = 1000;
+const EXPORT_PAGE = 250;
 
 type After = CallPageFilter['after'];
 

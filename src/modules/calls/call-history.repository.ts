@@ -183,6 +183,18 @@ export class CallHistoryRepository {
     return out;
   }
 
+  /**
+   * Of `paths`, those another account has reported: a path belongs to the
+   * first account that reports it, so a tenant cannot obtain a token for
+   * another tenant's file by reporting its path (RECORDINGS_DIR is shared).
+   */
+  async pathsOfOtherAccounts(paths: string[]): Promise<Set<string>> {
+    if (paths.length === 0) return new Set();
+    const list = inList(this.t, 'path', 2, paths);
+    const rows = await this.t.all<{ path: string }>(`SELECT DISTINCT path FROM call_recordings WHERE account_id <> $1 AND ${list.sql}`, [list.param]);
+    return new Set(rows.map((r) => String(r.path)));
+  }
+
   /** Recordings of the given calls, each call's in the order they were reported. */
   async recordings(callIds: string[]): Promise<Map<string, CallRecording[]>> {
     const out = new Map<string, CallRecording[]>();
@@ -223,8 +235,10 @@ export class CallHistoryRepository {
       );
     }
     if (f.after) where.push(`(c.queued_at < ${p(f.after.queuedAt)} OR (c.queued_at = $${params.length + 1} AND c.call_id < ${p(f.after.callId)}))`);
+    // The limit is a parameter: one statement text (and one cached prepared statement) per filter combination.
+    const limit = p(Math.trunc(f.limit));
     const rows = await this.t.all<{ call_id: string; queued_at: number }>(
-      `SELECT c.call_id, c.queued_at FROM calls c WHERE ${where.join(' AND ')} ORDER BY c.queued_at DESC, c.call_id DESC LIMIT ${Math.trunc(f.limit)}`,
+      `SELECT c.call_id, c.queued_at FROM calls c WHERE ${where.join(' AND ')} ORDER BY c.queued_at DESC, c.call_id DESC LIMIT ${limit}`,
       params,
     );
     return rows.map((r) => ({ call_id: String(r.call_id), queued_at: Number(r.queued_at) }));

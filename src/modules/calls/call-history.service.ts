@@ -42,6 +42,11 @@ export class CallHistoryService {
     await new CallHistoryRepository(tenant(tx, accountId)).insertRecordings(rows);
   }
 
+  /** Of `paths`, those another account already reported (call.recording is refused for them). */
+  pathsOfOtherAccounts(tx: Queryable, accountId: number, paths: string[]): Promise<Set<string>> {
+    return new CallHistoryRepository(tenant(tx, accountId)).pathsOfOtherAccounts(paths);
+  }
+
   /** Finished calls with their hits, legs and recordings (call reports); `q` a transaction or the database. */
   async withRecordings(q: Queryable | null, accountId: number, callIds: string[]): Promise<Array<{ record: CallRecord; recordings: CallRecording[] }>> {
     const repo = new CallHistoryRepository(tenant(q ?? this.db, accountId));

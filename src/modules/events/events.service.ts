@@ -145,7 +145,8 @@ export class EventsService {
     const agentIds = new Set(valid.map((e) => e.agentId).filter((a): a is number => a !== undefined));
 
     const missed = [...new Set(valid.filter((e) => e.type === 'call.missed').map((e) => e.callId!))];
-    await this.inBatch(accountId, callIds, agentIds, groupIds, missed, batchTimes(valid), async (machine, repo, nextSeq) => {
+    const paths = [...new Set(valid.filter((e) => e.type === 'call.recording').map((e) => e.path!))];
+    await this.inBatch(accountId, callIds, agentIds, groupIds, missed, paths, batchTimes(valid), async (machine, repo, nextSeq) => {
       const known = await repo.knownEventIds([...new Set(valid.map((e) => e.eventId))]);
       const remembered: Array<{ event_id: string; seq: number }> = [];
       let seq = nextSeq;
@@ -176,7 +177,7 @@ export class EventsService {
   /** Moves a live call to agent `to` (queue/callTakeover); throws the rejection as an API error. */
   async takeover(accountId: number, callId: string, to: number): Promise<Takeover> {
     let out: Takeover | undefined;
-    await this.inBatch(accountId, [callId], new Set([to]), [], [], null, async (machine, _repo, nextSeq) => {
+    await this.inBatch(accountId, [callId], new Set([to]), [], [], [], null, async (machine, _repo, nextSeq) => {
       const r = takeover(machine, callId, to, this.ctx.clock.now() / 1000, nextSeq);
       if (Array.isArray(r)) throw new AppError(r[0], r[1]);
       out = r;
@@ -216,6 +217,8 @@ export class EventsService {
     groupIds: number[],
     /** Calls named by call.missed events: finished ones are loaded for late corrections. */
     missed: string[],
+    /** Paths named by call.recording events: those another account reported are refused. */
+    recordingPaths: string[],
     /** The batch's event times (null: a live command, no history needed). */
     times: BatchTimes | null,
     fn: (machine: LiveMachine, repo: LiveStateRepository, nextSeq: number) => Promise<number>,
@@ -238,7 +241,8 @@ export class EventsService {
         missed.filter((id) => ended.has(id)),
       );
       const history = new AgentHistory(times ? await repo.agentHistory(historyWanted(times, agents, calls)) : new Map());
-      const machine = new LiveMachine(timezone, agents, calls, ended, groups, new LateCorrections(stored), history);
+      const foreign = await this.history.pathsOfOtherAccounts(tx, accountId, recordingPaths);
+      const machine = new LiveMachine(timezone, agents, calls, ended, groups, new LateCorrections(stored), history, foreign);
       const last = await fn(machine, repo, base + 1);
       if (last <= base) return;
       await this.persist(tx, accountId, repo, machine, base + 1, last);

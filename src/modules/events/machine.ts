@@ -46,6 +46,8 @@ export class LiveMachine {
     readonly late: LateCorrections,
     /** Agents' past states, loaded for the agents this batch has past events for. */
     readonly history: AgentHistory,
+    /** Recording paths of this batch that another account already reported. */
+    private readonly foreignPaths: ReadonlySet<string> = new Set(),
   ) {}
 
   /**
@@ -246,6 +248,7 @@ export class LiveMachine {
     const callId = ev.callId!;
     if (!this.calls.has(callId) && !this.endedIds.has(callId)) return [1012, `No data found: call ${callId} was never queued`];
     if (ev.agentId !== undefined && !this.agents.has(ev.agentId)) return [1509, `Invalid agent id: agent ${ev.agentId}`];
+    if (this.foreignPaths.has(ev.path!)) return [1524, `Invalid action: recording path ${ev.path} belongs to another account`];
     this.recordings.push({ callId, seq, agentId: ev.agentId ?? null, path: ev.path!, at: ev.ts });
     return null;
   }
