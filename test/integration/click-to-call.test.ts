@@ -174,6 +174,16 @@ forEachDatabase('click-to-call: call/originate, the v3 alias, the stream command
         callId,
       ]);
       expect([row!.outcome, row!.direction, Number(row!.answered_by), Math.round(Number(row!.talk_secs))]).toEqual(['completed', 'outbound', sw.ids.a1, 60]);
+      // Its call report says click-to-call, and CallReport/list's cType filter finds it as CTC only.
+      const detail = await h.post<{ data: { cType: string; callStatus: number; talkDuration: number } }>('/api/v2/CallReport/detail', {
+        ssid: sw.t.ssid,
+        clId: callId,
+      });
+      expect([detail.body.data.cType, detail.body.data.callStatus, detail.body.data.talkDuration]).toEqual(['CTC', 3, 60]);
+      const listed = async (cType: string) =>
+        (await h.post<{ data: Array<{ callId: string }> }>('/api/v2/CallReport/list', { ssid: sw.t.ssid, cType: [cType] })).body.data.map((r) => r.callId);
+      expect(await listed('CTC')).toEqual([callId]);
+      expect(await listed('OBD')).toEqual([]);
     } finally {
       await sw.stop();
     }

@@ -1,22 +1,21 @@
-import type { CallRecord } from '../calls/call-record.js';
+import { callKind, type CallKind, type CallRecord } from '../calls/call-record.js';
 
 /** The report's call types (PRODUCT.md §9): inbound, outbound, click-to-call. */
 export const CALL_TYPES = ['IBD', 'OBD', 'CTC'] as const;
 export type CallType = (typeof CALL_TYPES)[number];
 
+const TYPE_OF: Record<CallKind, CallType> = { inbound: 'IBD', outbound: 'OBD', originated: 'CTC' };
+
 /**
- * The one place a call's cType is decided, from what the call history knows.
- * Today: `direction` outbound → OBD, anything else → IBD. Click-to-call
- * (`call/originate`, branch `asterisk`) plugs in here and in `directionsOf`.
+ * The one place a call's cType is decided: outbound → OBD, an outbound call
+ * placed by `call/originate` (its id is one the service issued, `ctc-…`) → CTC,
+ * anything else → IBD.
  */
-export function callType(call: Pick<CallRecord, 'direction'>): CallType {
-  return call.direction === 'outbound' ? 'OBD' : 'IBD';
+export function callType(call: Pick<CallRecord, 'direction' | 'callId'>): CallType {
+  return TYPE_OF[callKind(call)];
 }
 
-/** The stored directions whose calls have one of `types` (CallReport/list's cType filter): the inverse of callType. */
-export function directionsOf(types: readonly CallType[]): string[] {
-  const out: string[] = [];
-  if (types.includes('IBD')) out.push('inbound');
-  if (types.includes('OBD')) out.push('outbound');
-  return out;
+/** The stored kinds whose calls have one of `types` (CallReport/list's cType filter): the inverse of callType. */
+export function kindsOf(types: readonly CallType[]): CallKind[] {
+  return (Object.keys(TYPE_OF) as CallKind[]).filter((k) => types.includes(TYPE_OF[k]));
 }

@@ -7,7 +7,7 @@ import type { AgentService } from '../agent/agent.service.js';
 import { parseDateEnd } from '../analysis/query/request.js';
 import type { CallHistoryService } from '../calls/call-history.service.js';
 import type { CallPageFilter } from '../calls/call-record.js';
-import { CALL_TYPES, directionsOf, type CallType } from './call-type.js';
+import { CALL_TYPES, kindsOf, type CallType } from './call-type.js';
 import { findRecording, type RecordingFile } from './recording-files.js';
 import { RecordingTokens } from './recording-token.js';
 import { buildReport, type PushReport } from './report.js';
@@ -143,7 +143,7 @@ export class CallReportService {
     if (input.cType !== undefined) {
       const list = (Array.isArray(input.cType) ? input.cType : String(input.cType).split(',')).map((s) => s.trim().toUpperCase()).filter((s) => s !== '');
       if (!list.every((t): t is CallType => (CALL_TYPES as readonly string[]).includes(t))) throw fail(1000, `cType: ${CALL_TYPES.join(', ')}`);
-      if (list.length > 0) f.directions = directionsOf(list);
+      if (list.length > 0) f.kinds = kindsOf(list);
     }
     if (input.cursor !== undefined && input.cursor !== '') f.after = afterOf(input.cursor);
     return f;

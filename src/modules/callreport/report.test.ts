@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallRecord } from '../calls/call-record.js';
-import { callType, directionsOf } from './call-type.js';
+import { callType, kindsOf } from './call-type.js';
 import { buildReport } from './report.js';
 
 // 2025-11-24 16:00:00 UTC = 21:30:00 in Asia/Kolkata (+05:30).
@@ -197,11 +197,13 @@ describe('buildReport', () => {
   });
 });
 
-describe('callType / directionsOf', () => {
-  it('outbound is OBD, anything else IBD; the list filter maps back to the stored directions', () => {
-    expect(callType({ direction: 'outbound' })).toBe('OBD');
-    expect(callType({ direction: 'inbound' })).toBe('IBD');
-    expect(directionsOf(['IBD', 'OBD'])).toEqual(['inbound', 'outbound']);
-    expect(directionsOf(['CTC'])).toEqual([]);
+describe('callType / kindsOf', () => {
+  it('outbound is OBD, outbound under an id call/originate issued is CTC, anything else IBD; the list filter maps back', () => {
+    expect(callType({ direction: 'outbound', callId: 'c-1' })).toBe('OBD');
+    expect(callType({ direction: 'outbound', callId: 'ctc-3f6c1c9e' })).toBe('CTC');
+    expect(callType({ direction: 'inbound', callId: 'ctc-3f6c1c9e' })).toBe('IBD');
+    expect(callType({ direction: 'inbound', callId: 'c-2' })).toBe('IBD');
+    expect(kindsOf(['IBD', 'OBD'])).toEqual(['inbound', 'outbound']);
+    expect(kindsOf(['CTC'])).toEqual(['originated']);
   });
 });

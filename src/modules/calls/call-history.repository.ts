@@ -2,7 +2,15 @@ import type { TenantQueries } from '../../db/tenant.js';
 import { bulkWrite, type BulkColumn } from '../../db/bulk.js';
 import { inList } from '../../db/in-list.js';
 import type { Param } from '../../db/types.js';
-import type { CallOutcome, CallPageFilter, CallRecord, CallRecording, RecentCallRow } from './call-record.js';
+import {
+  ORIGINATED_CALL_PREFIX,
+  type CallKind,
+  type CallOutcome,
+  type CallPageFilter,
+  type CallRecord,
+  type CallRecording,
+  type RecentCallRow,
+} from './call-record.js';
 
 const CALL_COLUMNS: BulkColumn[] = [
   { name: 'call_id', pg: 'text' },
@@ -222,9 +230,16 @@ export class CallHistoryRepository {
     if (f.groupId !== undefined) where.push(`c.group_id = ${p(f.groupId)}`);
     if (f.did !== undefined) where.push(`c.did = ${p(f.did)}`);
     if (f.caller !== undefined) where.push(`c.caller = ${p(f.caller)}`);
-    if (f.directions !== undefined) {
-      if (f.directions.length === 0) return [];
-      where.push(`c.direction IN (${f.directions.map((d) => p(d)).join(', ')})`);
+    if (f.kinds !== undefined) {
+      if (f.kinds.length === 0) return [];
+      // ORIGINATED_CALL_PREFIX: 'ctc-' (no LIKE wildcards in it).
+      const like = p(`${ORIGINATED_CALL_PREFIX}%`);
+      const sql: Record<CallKind, string> = {
+        inbound: `c.direction <> 'outbound'`,
+        outbound: `(c.direction = 'outbound' AND c.call_id NOT LIKE ${like})`,
+        originated: `(c.direction = 'outbound' AND c.call_id LIKE ${like})`,
+      };
+      where.push(`(${f.kinds.map((k) => sql[k]).join(' OR ')})`);
     }
     if (f.status !== undefined) where.push(STATUS_SQL[f.status]);
     if (f.agentId !== undefined) {

@@ -40,6 +40,21 @@ export interface CallRecording {
 
 export type CallOutcome = 'completed' | 'abandoned' | 'failed';
 
+/**
+ * The prefix of the call ids `call/originate` issues (`ctc-<uuid>`): the switch
+ * reports a click-to-call under that id, so an outbound call with it is CTC in
+ * reports. Ids of that form sent by anyone else are read the same way.
+ */
+export const ORIGINATED_CALL_PREFIX = 'ctc-';
+
+/** The kind of a finished call, as reports name it: inbound, outbound, or outbound placed by `call/originate`. */
+export type CallKind = 'inbound' | 'outbound' | 'originated';
+
+export function callKind(call: { callId: string; direction: string }): CallKind {
+  if (call.direction !== 'outbound') return 'inbound';
+  return call.callId.startsWith(ORIGINATED_CALL_PREFIX) ? 'originated' : 'outbound';
+}
+
 export interface CallRecord {
   accountId: number;
   callId: string;
@@ -98,8 +113,8 @@ export interface CallPageFilter {
   caller?: string;
   /** Report callStatus: 0 failed, 1 ended before any offer, 2 offered but never answered, 3 answered. */
   status?: 0 | 1 | 2 | 3;
-  /** Only these directions (the report's cType, mapped by the caller). */
-  directions?: string[];
+  /** Only these kinds (the report's cType, mapped by the caller). */
+  kinds?: CallKind[];
   /** The last row of the previous page. */
   after?: { queuedAt: number; callId: string };
   limit: number;

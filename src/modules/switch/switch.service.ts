@@ -6,6 +6,7 @@ import type { Queryable } from '../../db/types.js';
 import { agentError, fail } from '../../errors/catalogue.js';
 import { contactDigits } from '../../http/contact.js';
 import type { AgentService } from '../agent/agent.service.js';
+import { ORIGINATED_CALL_PREFIX } from '../calls/call-record.js';
 import { didDigits, type DidService } from '../did/did.service.js';
 import type { EventsService } from '../events/events.service.js';
 import type { LiveStateService } from '../events/live-state.service.js';
@@ -84,7 +85,7 @@ export class SwitchService {
     }
     const agent = await this.deps.agents.visible(principal, input.agentId);
     if (!agent) throw agentError(1509, `agent ${input.agentId}${visibleSubtreeOf(principal) !== null ? ' (or not one you may see)' : ''}`);
-    const callId = `ctc-${randomUUID()}`;
+    const callId = `${ORIGINATED_CALL_PREFIX}${randomUUID()}`;
     const now = this.deps.clock.now() / 1000;
     const row: OriginatedCall = {
       callId,

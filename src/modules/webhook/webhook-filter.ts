@@ -10,7 +10,7 @@ export interface WebhookFilter {
 }
 
 /** Whether a finished call passes the filter. An empty or absent list does not restrict. */
-export function matchesFilter(f: WebhookFilter, r: Pick<CallRecord, 'direction' | 'did' | 'campaignId' | 'groupId'>): boolean {
+export function matchesFilter(f: WebhookFilter, r: Pick<CallRecord, 'callId' | 'direction' | 'did' | 'campaignId' | 'groupId'>): boolean {
   const has = <T>(list: T[] | undefined, value: T | null, eq: (a: T, b: T) => boolean = (a, b) => a === b) =>
     list === undefined || list.length === 0 || (value !== null && list.some((x) => eq(x, value)));
   // campId is 0 for a call without a campaign, as in the report.
