@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { createReadStream } from 'node:fs';
-import { stringify } from 'csv-stringify';
+import { stringify } from 'csv-stringify/sync';
 import parseRange from 'range-parser';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AuthService } from '../../auth/auth.service.js';
@@ -106,13 +106,16 @@ export function registerCallReportRoutes(app: FastifyInstance, auth: AuthService
       if (err instanceof AppError) return deny(reply, 400, err.code, err.message);
       throw err;
     }
-    async function* rows() {
+    // Each page becomes its CSV text at once, so its reports die young (never promoted to the old heap), and
+    // Readable.from asks for the next page only when the socket has drained: memory is one page, whatever the calls.
+    const text = (page: PushReport[]) => stringify(page.map(csvRow), { record_delimiter: '\r\n' });
+    async function* chunks() {
+      yield stringify([[...SCALAR_FIELDS]], { record_delimiter: '\r\n' });
       if (first.done) return;
-      for (const r of first.value) yield csvRow(r);
-      for await (const page of pages) for (const r of page) yield csvRow(r);
+      yield text(first.value);
+      for await (const page of pages) yield text(page);
     }
-    // Readable.from pulls a page only when csv-stringify wants more: the export's memory is one page, whatever the calls.
-    const csv = Readable.from(rows()).pipe(stringify({ header: true, columns: [...SCALAR_FIELDS], record_delimiter: '\r\n' }));
+    const csv = Readable.from(chunks(), { objectMode: false });
     return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="call-reports.csv"').send(csv);
   });
 
