@@ -232,14 +232,15 @@ export class CallHistoryRepository {
     if (f.caller !== undefined) where.push(`c.caller = ${p(f.caller)}`);
     if (f.kinds !== undefined) {
       if (f.kinds.length === 0) return [];
-      // ORIGINATED_CALL_PREFIX: 'ctc-' (no LIKE wildcards in it).
-      const like = p(`${ORIGINATED_CALL_PREFIX}%`);
-      const sql: Record<CallKind, string> = {
-        inbound: `c.direction <> 'outbound'`,
-        outbound: `(c.direction = 'outbound' AND c.call_id NOT LIKE ${like})`,
-        originated: `(c.direction = 'outbound' AND c.call_id LIKE ${like})`,
+      // ORIGINATED_CALL_PREFIX: 'ctc-' (no LIKE wildcards in it). The parameter only when used: PostgreSQL refuses an untyped unused one.
+      let like: string | undefined;
+      const prefix = () => (like ??= p(`${ORIGINATED_CALL_PREFIX}%`));
+      const sql: Record<CallKind, () => string> = {
+        inbound: () => `c.direction <> 'outbound'`,
+        outbound: () => `(c.direction = 'outbound' AND c.call_id NOT LIKE ${prefix()})`,
+        originated: () => `(c.direction = 'outbound' AND c.call_id LIKE ${prefix()})`,
       };
-      where.push(`(${f.kinds.map((k) => sql[k]).join(' OR ')})`);
+      where.push(`(${f.kinds.map((k) => sql[k]()).join(' OR ')})`);
     }
     if (f.status !== undefined) where.push(STATUS_SQL[f.status]);
     if (f.agentId !== undefined) {
