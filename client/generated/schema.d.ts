@@ -325,6 +325,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/call/originate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Click-to-call: the switch rings the agent, then dials the customer
+         * @description Answers the callId at once; the call itself is placed by the switch connector, which receives a `call.originate` command on the stream (`{callId, agentId, agentNumber, customer, did, campaignId, ts, seq}`) and reports the call's events under that callId. The vendor's `POST /api/v3/clickToCall/para?user_id=…&token=…&agent_number=…&customer=…[&customerCLI=…][&callFirst=…][&agentCLI=…]` (no body) is the same operation. See docs/asterisk.md.
+         *
+         *     Callers: client, agent. Permission: `call.originate`. Error codes: 1000, 1005, 1014, 1015, 1047, 1509, 1516 (HTTP 200, error envelope).
+         */
+        post: operations["call_originate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/CallReport/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One call's report; with rType ["rcrd"] also its recordings' directstream references (rcrdAr)
+         * @description Callers: client, agent. Permission: `analysis.view`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["CallReport_detail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/CallReport/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every matching call as CSV (RFC 4180, header row, UTF-8), streamed
+         * @description One row per call, the report's scalar fields as columns in report order. Filters as CallReport/list. Credentials: `Authorization: Bearer` with a session id, or `?ssid=`, or `?userId=` and `?token=`. Permission `analysis.view`.
+         */
+        get: operations["CallReport_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/CallReport/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finished calls in the push-report shape, newest first, with filters and cursor paging
+         * @description Callers: client, agent. Permission: `analysis.view`. Error codes: 1000, 1001, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["CallReport_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/did/create": {
         parameters: {
             query?: never;
@@ -767,6 +849,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/recording/directstream/{*}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recording, by the rcrd reference of CallReport/detail (token and path joined with /)
+         * @description No other credential: the token (24 h, bound to the path) is the authorisation, so an `<audio>` element can play it. `Range` is answered with 206; the content type follows the extension.
+         */
+        get: operations["recording_directstream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/report/abandoned": {
         parameters: {
             query?: never;
@@ -953,6 +1055,192 @@ export interface paths {
         get: operations["events_stream"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/switch/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a switch connector maps with: the account's groups, agents with their SIP destinations, and DIDs
+         * @description A switch queue is the group whose name equals the queue name; a queue member (`PJSIP/5001`, `Local/5001@ctx/n`, `5001@default`) is the agent whose `dest_value` names that extension (`sip:5001@host`). Connectors read it at start, every 60 s and when a name is unknown. See docs/asterisk.md.
+         *
+         *     Callers: client, switch. Error codes: 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["switch_config"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/switch/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The live calls and agent sessions the service holds, which a connector reconciles with the switch after a (re)connect
+         * @description After every (re)connect a connector compares this with what the switch reports (Asterisk `QueueStatus`): calls the switch no longer has are ended, members it does not report are logged out. See docs/asterisk.md.
+         *
+         *     Callers: client, switch. Error codes: 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["switch_state"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhook/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscribe a URL to push reports (one per ended call); the URL is verified with GET (answer GODBLESSYOU)
+         * @description The `secret` signs every delivery (Standard Webhooks `webhook-signature`) and is shown only in this answer. A url that is not http(s) or resolves to a loopback, private, link-local or unspecified address is refused with 1000 unless the server runs with WEBHOOK_ALLOW_PRIVATE=1.
+         *
+         *     Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["webhook_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhook/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a subscription with its deliveries and their log
+         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["webhook_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhook/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The delivery log, newest first: each delivery with every attempt (time, HTTP status, duration, error, first 1 kB of the answer)
+         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["webhook_deliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhook/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The account's webhook subscriptions (without their secrets)
+         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["webhook_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhook/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now (same body and webhook-id), with a fresh retry schedule
+         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["webhook_redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhook/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a subscription (fields merged); a new url is checked and verified again
+         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["webhook_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhook/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify the url again (GET, answer GODBLESSYOU): active on success, else unverified with lastError
+         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["webhook_verify"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2474,6 +2762,448 @@ export interface operations {
                          * @enum {integer}
                          */
                         code: 1000 | 1002 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    call_originate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "agentId": 12,
+                 *       "customer": "+91 98111 00042",
+                 *       "did": "18005550100"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The agent who makes the call: rung first (their SIP extension, or their phone for a MOBILE agent) */
+                    agentId: number | string;
+                    /** @description The campaign the call is for (reports and analysis by campaign) */
+                    campaignId?: string;
+                    /** @description The number to call once the agent answers: 6 to 15 digits remain after every non-digit is removed (else 1005) */
+                    customer: string | number;
+                    /** @description The DID shown to the customer as caller id: one of the account's DIDs (else 1516) */
+                    did?: string | number;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description The id the switch reports the call under (`ctc-…`); its report says cType "CTC" */
+                            callId: string;
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1509`: Invalid agent id: no such agent (or one the caller may not see)
+                         *     - `1516`: Invalid DID number: the DID is not one of the account's
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1005 | 1014 | 1015 | 1047 | 1509 | 1516;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    CallReport_detail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "clId": "c-1",
+                 *       "rType": [
+                 *         "rcrd"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description accepted for clId */
+                    callId?: string;
+                    /** @description the callId */
+                    clId?: string;
+                    /** @description ["rcrd"]: also answer rcrdAr */
+                    rType?: string[] | string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description the reason of call.ended, "" when none */
+                            callDisposition: string;
+                            callId: string;
+                            /** @description 3 answered, 2 offered but never answered, 1 ended before any offer, 0 failed */
+                            callStatus: 0 | 1 | 2 | 3;
+                            /** @description 0 inbound, the campaign id otherwise */
+                            campId: number | string;
+                            /** @description the customer's number */
+                            cNumber: string;
+                            cType: "IBD" | "OBD" | "CTC";
+                            DID: string | null;
+                            /** @description null when never answered */
+                            firstAnswerTime: string | null;
+                            firstAttended: "agent" | null;
+                            /** @description ended - queued */
+                            ivrDuration: number;
+                            /** @description end time */
+                            ivrETime: string;
+                            /** @description queued time, YYYY-MM-DD HH:MM:SS in the account zone */
+                            ivrSTime: string;
+                            /** @description null when never answered */
+                            lastHangupTime: string | null;
+                            /** @description agent of the first answer */
+                            masterAgent: number | null;
+                            masterAgentNumber: string | null;
+                            masterGroupId: number | null;
+                            nHDetail: {
+                                agentId: number;
+                                /** @description null when missed */
+                                answerETime: string | null;
+                                /** @description null when missed */
+                                answerSTime: string | null;
+                                groupId: number | null;
+                                /** @description "#1", "#2"… in order */
+                                nodeId: string;
+                                /** @description the agent's phone */
+                                number: string | null;
+                                /** @description this leg's recording path */
+                                recording: string | null;
+                                status: "answered" | "missed";
+                                /** @description seconds connected less hold */
+                                talkDuration: number;
+                                /** @description customer-hold seconds within this leg */
+                                totalHoldDuration: number;
+                                /** @description seconds the offer rang (0 for a takeover) */
+                                totalRingDuration: number;
+                            }[];
+                            rcrdAr?: {
+                                /** @description the leg's nodeId */
+                                ndId: string | null;
+                                /** @description `<token>*<path segments joined by *>`: join the parts with `/` after `GET /api/v2/recording/directstream/` */
+                                rcrd: string;
+                            }[];
+                            recordings: {
+                                file: string;
+                                nodeid: string | null;
+                                time: string;
+                            }[];
+                            retryOf: string | null;
+                            /** @description first answer to end, less hold */
+                            talkDuration: number;
+                            /** @description customer-hold seconds */
+                            totalHoldDuration: number;
+                            /** @description the account id */
+                            userId: string;
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: the record does not exist (or is not live)
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    CallReport_export: {
+        parameters: {
+            query?: {
+                agentId?: string;
+                caller?: string;
+                callStatus?: string;
+                cType?: string;
+                did?: string;
+                from?: string;
+                groupId?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example callId,callStatus,cType,...
+                     *     c-1,3,IBD,...
+                     */
+                    "text/csv": string;
+                };
+            };
+            /** @description A bad filter (1000 / 1001) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 1001,
+                     *       "message": "Invalid data type or value: invalid date \"x\""
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         * @enum {integer}
+                         */
+                        code: 1001;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                };
+            };
+            /** @description No valid credentials; code 1014. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 1014,
+                     *       "message": "Invalid token"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         * @enum {integer}
+                         */
+                        code: 1014;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                };
+            };
+            /** @description Missing permission analysis.view */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 1015,
+                     *       "message": "Permission denied: missing permission analysis.view"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         * @enum {integer}
+                         */
+                        code: 1015;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                };
+            };
+        };
+    };
+    CallReport_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "from": "11-24-2026 00:00:00",
+                 *       "cType": "IBD",
+                 *       "limit": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description calls offered to (or taken over by) this agent */
+                    agentId?: string | number;
+                    /** @description the customer's number (non-digits ignored) */
+                    caller?: string | number;
+                    /** @description 0, 1, 2 or 3 */
+                    callStatus?: number | string;
+                    /** @description IBD, OBD, CTC: one, several comma-separated, or an array */
+                    cType?: string | string[];
+                    /** @description nextCursor of the previous page */
+                    cursor?: string;
+                    did?: string | number;
+                    /** @description queued at or after: Unix seconds or MM-DD-YYYY HH:mm:ss (account zone) */
+                    from?: string | number;
+                    groupId?: string | number;
+                    /** @description default 50, at most 1000 */
+                    limit?: number | string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description queued at or before */
+                    to?: string | number;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description the reason of call.ended, "" when none */
+                            callDisposition: string;
+                            callId: string;
+                            /** @description 3 answered, 2 offered but never answered, 1 ended before any offer, 0 failed */
+                            callStatus: 0 | 1 | 2 | 3;
+                            /** @description 0 inbound, the campaign id otherwise */
+                            campId: number | string;
+                            /** @description the customer's number */
+                            cNumber: string;
+                            cType: "IBD" | "OBD" | "CTC";
+                            DID: string | null;
+                            /** @description null when never answered */
+                            firstAnswerTime: string | null;
+                            firstAttended: "agent" | null;
+                            /** @description ended - queued */
+                            ivrDuration: number;
+                            /** @description end time */
+                            ivrETime: string;
+                            /** @description queued time, YYYY-MM-DD HH:MM:SS in the account zone */
+                            ivrSTime: string;
+                            /** @description null when never answered */
+                            lastHangupTime: string | null;
+                            /** @description agent of the first answer */
+                            masterAgent: number | null;
+                            masterAgentNumber: string | null;
+                            masterGroupId: number | null;
+                            nHDetail: {
+                                agentId: number;
+                                /** @description null when missed */
+                                answerETime: string | null;
+                                /** @description null when missed */
+                                answerSTime: string | null;
+                                groupId: number | null;
+                                /** @description "#1", "#2"… in order */
+                                nodeId: string;
+                                /** @description the agent's phone */
+                                number: string | null;
+                                /** @description this leg's recording path */
+                                recording: string | null;
+                                status: "answered" | "missed";
+                                /** @description seconds connected less hold */
+                                talkDuration: number;
+                                /** @description customer-hold seconds within this leg */
+                                totalHoldDuration: number;
+                                /** @description seconds the offer rang (0 for a takeover) */
+                                totalRingDuration: number;
+                            }[];
+                            recordings: {
+                                file: string;
+                                nodeid: string | null;
+                                time: string;
+                            }[];
+                            retryOf: string | null;
+                            /** @description first answer to end, less hold */
+                            talkDuration: number;
+                            /** @description customer-hold seconds */
+                            totalHoldDuration: number;
+                            /** @description the account id */
+                            userId: string;
+                        }[];
+                        /** @description null on the last page */
+                        nextCursor: string | null;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1001 | 1014 | 1015 | 1047;
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
@@ -4173,6 +4903,104 @@ export interface operations {
             503: components["responses"]["DatabaseUnavailable"];
         };
     };
+    recording_directstream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the token, then the path segments (`<token>/<path>`) */
+                "*": string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": string;
+                };
+            };
+            /** @description The requested byte range */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": string;
+                };
+            };
+            /** @description Missing, bad or expired token (checked first) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 1015,
+                     *       "message": "Permission denied: missing, bad or expired recording token"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         * @enum {integer}
+                         */
+                        code: 1015;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                };
+            };
+            /** @description No such file under RECORDINGS_DIR */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 1012,
+                     *       "message": "No data found: no such recording"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description - `1012`: No data found: the record does not exist (or is not live)
+                         * @enum {integer}
+                         */
+                        code: 1012;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                };
+            };
+            /** @description Range not satisfiable */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 1001,
+                     *       "message": "Invalid data type or value: range not satisfiable"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         * @enum {integer}
+                         */
+                        code: 1001;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                };
+            };
+        };
+    };
     report_abandoned: {
         parameters: {
             query?: never;
@@ -4973,6 +5801,662 @@ export interface operations {
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
                 };
             };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    switch_config: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description Every agent (deleted ones excluded) with its destination */
+                            agents: {
+                                agentId: number;
+                                /** @description SIP or MOBILE (as the agent record holds it) */
+                                dest_type: string;
+                                /** @description The SIP destination, e.g. `sip:5001@pbx.example.com`: a queue member with extension 5001 is this agent */
+                                dest_value: string;
+                                name: string;
+                                phone: string;
+                            }[];
+                            /** @description The account's DIDs (digits) */
+                            dids: string[];
+                            /** @description Every group: a switch queue of the same name is that group */
+                            groups: {
+                                groupId: number;
+                                name: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    switch_state: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description Every agent with live state */
+                            agents: {
+                                agentId: number;
+                                breakReason: string | null;
+                                loggedIn: boolean;
+                            }[];
+                            /** @description Every live call (not ended) */
+                            calls: {
+                                /** @description The connected agent */
+                                agentId: number | null;
+                                callId: string;
+                                groupId: number | null;
+                                ringingAgentId: number | null;
+                                state: "queued" | "ringing" | "connected";
+                            }[];
+                            /** @description The sequence number of the state read (as the stream numbers it) */
+                            lstSync: number;
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    webhook_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "url": "https://crm.example.com/hooks/calls",
+                 *       "name": "CRM",
+                 *       "filter": {
+                 *         "cType": [
+                 *           "IBD"
+                 *         ],
+                 *         "did": [
+                 *           "18005550100"
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A report is sent when every given list contains the call's value (campaignId 0: calls without a campaign) */
+                    filter?: {
+                        campaignId?: (string | number)[];
+                        cType?: ("IBD" | "OBD" | "CTC")[];
+                        did?: string[];
+                        groupId?: number[];
+                    };
+                    name?: string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description http(s) URL of the receiver; it must answer GODBLESSYOU to a GET */
+                    url: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            lastError?: string;
+                            /** @description whsec_ + base64 of 32 random bytes; shown only here */
+                            secret: string;
+                            status: "active" | "unverified" | "disabled";
+                            webhookId: number;
+                        };
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: no such webhook (or delivery) in the account
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    webhook_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "webhookId": 7
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                    /** @description The subscription id (from webhook/create) */
+                    webhookId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            webhookId: number;
+                        };
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: no such webhook (or delivery) in the account
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    webhook_deliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "webhookId": 7,
+                 *       "limit": 50
+                 *     }
+                 */
+                "application/json": {
+                    callId?: string;
+                    /** @description nextCursor of the previous page */
+                    cursor?: string;
+                    /** @description default 50 */
+                    limit?: number;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    status?: "pending" | "delivered" | "failed";
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                    /** @description The subscription id (from webhook/create) */
+                    webhookId?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            attempts: {
+                                /** @description Unix seconds */
+                                at: number;
+                                durationMs: number;
+                                error: string | null;
+                                httpStatus: number | null;
+                                /** @description the first 1 kB of the answer */
+                                response: string | null;
+                            }[];
+                            callId: string;
+                            deliveryId: number;
+                            status: "pending" | "delivered" | "failed";
+                            webhookId: number;
+                        }[];
+                        nextCursor: string | null;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    webhook_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description A report is sent when every given list contains the call's value (campaignId 0: calls without a campaign) */
+                            filter: {
+                                campaignId?: (string | number)[];
+                                cType?: ("IBD" | "OBD" | "CTC")[];
+                                did?: string[];
+                                groupId?: number[];
+                            };
+                            lastError: string | null;
+                            name: string;
+                            status: "active" | "unverified" | "disabled";
+                            url: string;
+                            webhookId: number;
+                        }[];
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    webhook_redeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "deliveryId": 42
+                 *     }
+                 */
+                "application/json": {
+                    deliveryId: number;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            deliveryId: number;
+                            /** @enum {string} */
+                            status: "pending";
+                        };
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: no such webhook (or delivery) in the account
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    webhook_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "webhookId": 7,
+                 *       "name": "CRM"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A report is sent when every given list contains the call's value (campaignId 0: calls without a campaign) */
+                    filter?: {
+                        campaignId?: (string | number)[];
+                        cType?: ("IBD" | "OBD" | "CTC")[];
+                        did?: string[];
+                        groupId?: number[];
+                    };
+                    name?: string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description http(s) URL of the receiver; it must answer GODBLESSYOU to a GET */
+                    url?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                    /** @description The subscription id (from webhook/create) */
+                    webhookId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description A report is sent when every given list contains the call's value (campaignId 0: calls without a campaign) */
+                            filter: {
+                                campaignId?: (string | number)[];
+                                cType?: ("IBD" | "OBD" | "CTC")[];
+                                did?: string[];
+                                groupId?: number[];
+                            };
+                            lastError: string | null;
+                            name: string;
+                            status: "active" | "unverified" | "disabled";
+                            url: string;
+                            webhookId: number;
+                        };
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: no such webhook (or delivery) in the account
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    webhook_verify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "webhookId": 7
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                    /** @description The subscription id (from webhook/create) */
+                    webhookId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description A report is sent when every given list contains the call's value (campaignId 0: calls without a campaign) */
+                            filter: {
+                                campaignId?: (string | number)[];
+                                cType?: ("IBD" | "OBD" | "CTC")[];
+                                did?: string[];
+                                groupId?: number[];
+                            };
+                            lastError: string | null;
+                            name: string;
+                            status: "active" | "unverified" | "disabled";
+                            url: string;
+                            webhookId: number;
+                        };
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: no such webhook (or delivery) in the account
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
         };
