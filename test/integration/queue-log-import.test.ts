@@ -80,6 +80,24 @@ function sameCallsAsEvents(g: number, a1: number, a2: number, a3: number) {
 
 const FIELDS = 'TC,AC,MC,UC,CA,PM,CM,GH_UC,avgRingTime,avgHoldTime';
 
+type Report = Record<string, unknown> & { nHDetail: Array<Record<string, unknown>> };
+
+/** The account's call reports with its own ids (account, group, agents and their phones) replaced by names, to compare two accounts. */
+async function reports(h: Harness, t: Tenant, g: number, agents: number[]) {
+  const res = await h.post<{ data: Report[] }>('/api/v2/CallReport/list', { ssid: t.ssid, limit: 1000 });
+  expect(res.body.status, JSON.stringify(res.body)).toBe('success');
+  const agent = (id: unknown) => (agents.includes(Number(id)) ? `agent${agents.indexOf(Number(id)) + 1}` : id);
+  const group = (id: unknown) => (id === g ? 'group' : id);
+  return res.body.data.map((r) => ({
+    ...r,
+    userId: 'account',
+    masterAgent: agent(r.masterAgent),
+    masterGroupId: group(r.masterGroupId),
+    masterAgentNumber: r.masterAgentNumber === null ? null : 'phone',
+    nHDetail: r.nHDetail.map((l) => ({ ...l, agentId: agent(l.agentId), groupId: group(l.groupId), number: l.number === null ? null : 'phone' })),
+  }));
+}
+
 async function counters(h: Harness, t: Tenant, agents: number[]) {
   const res = await h.post('/api/v2/analysis/hits', { ssid: t.ssid, fields: FIELDS, filter: [{ key: 'date', condi: 'range', val: `${D},${D + 86_399}` }] });
   expect(res.body.status, JSON.stringify(res.body)).toBe('success');
@@ -90,7 +108,7 @@ async function counters(h: Harness, t: Tenant, agents: number[]) {
 forEachDatabase('callcenter import queue-log', (use) => {
   it('imports every verb and quirk of the fixture; the counters equal the same calls sent as events; a re-import changes nothing', async () => {
     const h = use();
-    const { t, a1, a2, a3, options } = await setup(h);
+    const { t, sales, a1, a2, a3, options } = await setup(h);
     const log: string[] = [];
     const first = await runQueueLogImport(options, FIXTURE, false, { log: (l) => log.push(l), progress: false, env: {} });
     expect(log.filter((l) => l.startsWith('rejected'))).toEqual([]);
@@ -130,6 +148,19 @@ forEachDatabase('callcenter import queue-log', (use) => {
     const other = await setup(h);
     await ingestOk(h, other.t.ssid, sameCallsAsEvents(other.sales, other.a1, other.a2, other.a3));
     expect(await counters(h, other.t, [other.a1, other.a2, other.a3])).toEqual(expected);
+    // ... and the same call reports, field by field (ids named): 7 calls, 4 answered.
+    const imported = await reports(h, t, sales, [a1, a2, a3]);
+    // callStatus by hand, newest first: c7 answered (3), c6 never offered (1), c5 and c3 offered only (2), c4, c2, c1 answered.
+    expect(imported.map((r) => [r.callId, r.callStatus])).toEqual([
+      [C(7), 3],
+      [C(6), 1],
+      [C(5), 2],
+      [C(4), 3],
+      [C(3), 2],
+      [C(2), 3],
+      [C(1), 3],
+    ]);
+    expect(await reports(h, other.t, other.sales, [other.a1, other.a2, other.a3])).toEqual(imported);
   });
 
   it('the command: the final line on stdout, the switch token from the environment, a usage error exits 2', async () => {
