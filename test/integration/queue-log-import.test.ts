@@ -88,7 +88,7 @@ async function reports(h: Harness, t: Tenant, g: number, agents: number[]) {
   expect(res.body.status, JSON.stringify(res.body)).toBe('success');
   const agent = (id: unknown) => (agents.includes(Number(id)) ? `agent${agents.indexOf(Number(id)) + 1}` : id);
   const group = (id: unknown) => (id === g ? 'group' : id);
-  return res.body.data.map((r) => ({
+  return res.body.data.map((r): Record<string, unknown> => ({
     ...r,
     userId: 'account',
     masterAgent: agent(r.masterAgent),
