@@ -12,7 +12,7 @@ import { installCompression } from './http/compression.js';
 import { installCors } from './http/cors.js';
 import { ErrorEnvelopeSchema, PRESERIALIZED } from './http/envelope.js';
 import { installErrorHandling } from './http/error-handler.js';
-import { SECURITY_SCHEMES, shareResponses } from './http/openapi.js';
+import { nameWildcards, SECURITY_SCHEMES, shareResponses } from './http/openapi.js';
 import { registerOperation } from './http/operation.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { CODE_KEYWORDS } from './http/validation.js';
@@ -106,7 +106,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     },
     // Schemas added with an $id (the error envelope) keep it as their component name, not `def-0`.
     // The answers with another status than 200, the same on every operation, are written once (components.responses).
-    transformObject: (documentObject) => ('openapiObject' in documentObject ? shareResponses(documentObject.openapiObject) : documentObject.swaggerObject),
+    transformObject: (documentObject) =>
+      'openapiObject' in documentObject ? shareResponses(nameWildcards(documentObject.openapiObject)) : documentObject.swaggerObject,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });

@@ -849,7 +849,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/recording/directstream/{*}": {
+    "/api/v2/recording/directstream/{path}": {
         parameters: {
             query?: never;
             header?: never;
@@ -4909,7 +4909,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description the token, then the path segments (`<token>/<path>`) */
-                "*": string;
+                path: string;
             };
             cookie?: never;
         };

@@ -155,6 +155,26 @@ interface ResponseObject {
  * httpErrorResponses are the same on every operation, so the document keeps
  * one of each in components.responses and the operations refer to it.
  */
+/**
+ * A Fastify wildcard route (`/recording/directstream/*`) is documented by the
+ * plugin as `{*}` with a path parameter named `*`, which OpenAPI tools refuse
+ * (a template name must be a word): it is named `path` instead.
+ */
+export function nameWildcards<D extends object>(doc: D): D {
+  const { paths } = doc as { paths?: Record<string, Record<string, { parameters?: Array<{ in?: string; name?: string }> }>> };
+  if (!paths) return doc;
+  const renamed: typeof paths = {};
+  for (const [key, item] of Object.entries(paths)) {
+    if (!key.endsWith('/{*}')) {
+      renamed[key] = item;
+      continue;
+    }
+    for (const op of Object.values(item)) for (const p of op.parameters ?? []) if (p.in === 'path' && p.name === '*') p.name = 'path';
+    renamed[key.replace(/\{\*\}$/, '{path}')] = item;
+  }
+  return { ...doc, paths: renamed };
+}
+
 export function shareResponses<D extends object>(doc: D): D {
   const { paths, components: given } = doc as { paths?: Record<string, Record<string, { responses?: Record<string, ResponseObject> }>>; components?: object };
   const shared: Record<string, ResponseObject> = {};

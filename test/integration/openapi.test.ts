@@ -90,7 +90,7 @@ describe('OpenAPI document', () => {
         .map(([key]) => key)
         .filter((k) => !k.startsWith('POST '))
         .sort(),
-    ).toEqual(['GET /api/v2/CallReport/export', 'GET /api/v2/recording/directstream/{*}', 'GET /api/v2/stream']);
+    ).toEqual(['GET /api/v2/CallReport/export', 'GET /api/v2/recording/directstream/{path}', 'GET /api/v2/stream']);
     const ids = operations.map(([, op]) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -147,7 +147,7 @@ describe('OpenAPI document', () => {
     for (const [key, op] of operations) {
       expect(op.security, key).toBeDefined();
       // auth/login takes no credentials; a recording's directstream URL carries its own signed token (an <audio> element sends nothing else).
-      if (key === 'POST /api/v2/auth/login' || key === 'GET /api/v2/recording/directstream/{*}') expect(op.security).toEqual([]);
+      if (key === 'POST /api/v2/auth/login' || key === 'GET /api/v2/recording/directstream/{path}') expect(op.security).toEqual([]);
       else expect(op.security, key).toContainEqual({ userId: [], token: [] });
       for (const requirement of op.security!) for (const name of Object.keys(requirement)) expect(schemes[name], `${key}: ${name}`).toBeDefined();
     }
