@@ -23,9 +23,11 @@ trap cleanup EXIT
 echo "== npm pack client/ (prepack builds dist/)"
 (cd client && npm pack --pack-destination "$WORK" --silent) >"$WORK/pack.out"
 TARBALL="$WORK/$(tail -n 1 "$WORK/pack.out")"
-tar -tzf "$TARBALL" | sort
+# Listed to a file: `tar | grep -q` under pipefail fails when grep stops reading early (tar gets SIGPIPE).
+tar -tzf "$TARBALL" | sort >"$WORK/files"
+cat "$WORK/files"
 for f in package/dist/index.js package/dist/index.d.ts package/dist/generated/schema.d.ts; do
-  tar -tzf "$TARBALL" | grep -qx "$f" || { echo "missing from the package: $f" >&2; exit 1; }
+  grep -qx "$f" "$WORK/files" || { echo "missing from the package: $f" >&2; exit 1; }
 done
 
 echo "== install into an empty project"
