@@ -27,7 +27,8 @@ export const U2 = '1a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c82';
 export const U3 = '2b3c4d5e-6f7a-4b2c-9d3e-4f5a6b7c8d93';
 export const LEG = '9e8d7c6b-5a49-4837-a261-5f4e3d2c1b00';
 
-export async function waitFor(cond: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
+/** Generous by default: CI runs these beside the whole suite on two cores, and some waits span a 2 s poll. */
+export async function waitFor(cond: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!cond()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
