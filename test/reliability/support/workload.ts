@@ -138,8 +138,8 @@ export async function runWorkload(
   return out;
 }
 
-/** Keys whose values depend on the wall clock or are secrets. */
-const VOLATILE = /(ssid|token|secret|time|date|expires|At$|^ts$|since|dura|wait|elapsed|^t[A-Z]|lcT|^uid$|^st1$|^chart$)/i;
+/** Keys whose values depend on the wall clock or are secrets (`avT`, `availableSecs`: seconds in the state so far). */
+const VOLATILE = /(ssid|token|secret|time|date|expires|At$|^ts$|since|dura|wait|elapsed|^t[A-Z]|lcT|^uid$|^st1$|^chart$|^avT$|^availableSecs$)/i;
 
 export function normalise(a: Answer): string {
   return `${a.http} ${JSON.stringify(a.body, (k, val: unknown) => (k && VOLATILE.test(k) ? '<v>' : val))}`;
