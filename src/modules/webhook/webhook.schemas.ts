@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { SuccessSchema } from '../../http/envelope.js';
 
-const WebhookId = Type.Integer({ minimum: 1, description: 'The subscription id (from webhook/create)' });
+const WebhookId = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The subscription id (from webhook/create)' });
 
 export const WebhookFilterSchema = Type.Object(
   {
@@ -35,7 +35,7 @@ export const DeliveriesBody = Type.Object({
   cursor: Type.Optional(Type.String({ maxLength: 32, description: 'nextCursor of the previous page' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'default 50' })),
 });
-export const RedeliverBody = Type.Object({ deliveryId: Type.Integer({ minimum: 1 }) });
+export const RedeliverBody = Type.Object({ deliveryId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
 
 const Status = Type.Union([Type.Literal('active'), Type.Literal('unverified'), Type.Literal('disabled')]);
 const WebhookView = Type.Object({
@@ -50,7 +50,7 @@ const WebhookView = Type.Object({
 export const CreateWebhookResponse = SuccessSchema({
   message: Type.String(),
   data: Type.Object({
-    webhookId: Type.Integer(),
+    webhookId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
     secret: Type.String({ description: 'whsec_ + base64 of 32 random bytes; shown only here' }),
     status: Status,
     lastError: Type.Optional(Type.String()),
@@ -62,8 +62,8 @@ export const DeleteWebhookResponse = SuccessSchema({ message: Type.String(), dat
 export const DeliveriesResponse = SuccessSchema({
   data: Type.Array(
     Type.Object({
-      deliveryId: Type.Integer(),
-      webhookId: Type.Integer(),
+      deliveryId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+      webhookId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
       callId: Type.String(),
       status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
       attempts: Type.Array(
@@ -81,5 +81,5 @@ export const DeliveriesResponse = SuccessSchema({
 });
 export const RedeliverResponse = SuccessSchema({
   message: Type.String(),
-  data: Type.Object({ deliveryId: Type.Integer(), status: Type.Literal('pending') }),
+  data: Type.Object({ deliveryId: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), status: Type.Literal('pending') }),
 });
