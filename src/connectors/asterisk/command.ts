@@ -1,4 +1,4 @@
-import { ConnectorRuntime, OptionError, connectorOptions, hostPort } from '../core/index.js';
+import { ConnectorRuntime, OptionError, connectorOptions, hostPort, runUntilSignal } from '../core/index.js';
 import { AsteriskConnector } from './connector.js';
 
 export const ASTERISK_USAGE = `usage: callcenter connect asterisk --ami HOST:PORT --ami-user U --ami-secret S
@@ -30,11 +30,5 @@ export async function connectAsteriskCommand(options: Record<string, string>, en
     console.error(`${err.message}\n${ASTERISK_USAGE}`);
     return 2;
   }
-  await connector.start();
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  await connector.stop();
-  return 0;
+  return runUntilSignal(connector);
 }

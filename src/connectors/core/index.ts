@@ -12,3 +12,4 @@ export { OptionError, apiConnection, hostPort, parseIdMap } from './options.js';
 export { ConnectorRuntime, connectorOptions } from './runtime.js';
 export type { ConnectorOptions, RuntimeOptions } from './runtime.js';
 export { SseParser, type SseMessage } from './sse.js';
+export { runUntilSignal } from './run-until-signal.js';

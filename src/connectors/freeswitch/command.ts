@@ -1,4 +1,4 @@
-import { OptionError, connectorOptions, hostPort } from '../core/index.js';
+import { OptionError, connectorOptions, hostPort, runUntilSignal } from '../core/index.js';
 import { FreeswitchConnector } from './connector.js';
 
 export const FREESWITCH_USAGE = `usage: callcenter connect freeswitch --esl HOST:PORT --esl-password P
@@ -48,11 +48,5 @@ export async function connectFreeswitchCommand(options: Record<string, string>, 
     console.error(`${err.message}\n${FREESWITCH_USAGE}`);
     return 2;
   }
-  await connector.start();
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  await connector.stop();
-  return 0;
+  return runUntilSignal(connector);
 }
