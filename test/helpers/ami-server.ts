@@ -84,19 +84,33 @@ export class FakeAmi {
     return this.sockets.size;
   }
 
-  /** Writes raw AMI text to every connection in pieces of 1–17 bytes (messages split across reads). */
+  /**
+   * Writes raw AMI text to every connection in pieces of 1–17 bytes (messages
+   * split across reads). Answers to actions that arrive meanwhile wait for the
+   * last piece: Asterisk writes each message whole, never one inside another.
+   */
   async send(text: string): Promise<void> {
     const bytes = Buffer.from(text, 'utf8');
     let at = 0;
     let step = 1;
-    while (at < bytes.length) {
-      const piece = bytes.subarray(at, at + step);
-      for (const s of this.sockets) s.write(piece);
-      at += step;
-      step = (step * 7) % 17 || 1;
-      await new Promise((r) => setImmediate(r));
+    this.held ??= [];
+    try {
+      while (at < bytes.length) {
+        const piece = bytes.subarray(at, at + step);
+        for (const s of this.sockets) s.write(piece);
+        at += step;
+        step = (step * 7) % 17 || 1;
+        await new Promise((r) => setImmediate(r));
+      }
+    } finally {
+      const held = this.held;
+      this.held = null;
+      for (const [s, answer] of held) s.write(answer);
     }
   }
+
+  /** Answers held back while a send in pieces is under way. */
+  private held: [Socket, string][] | null = null;
 
   private accept(s: Socket): void {
     this.sockets.add(s);
@@ -116,7 +130,10 @@ export class FakeAmi {
           if (i > 0) fields[line.slice(0, i)] = line.slice(i + 2);
         }
         this.actions.push(fields);
-        if (!this.mute) s.write(this.answer(fields));
+        if (this.mute) continue;
+        const answer = this.answer(fields);
+        if (this.held) this.held.push([s, answer]);
+        else s.write(answer);
       }
     });
   }

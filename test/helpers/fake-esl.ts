@@ -84,14 +84,19 @@ export interface FakeEslServer {
   /** Bytes sent (once) just before the answer to a command: events that happen while the client asks. */
   before: Map<string, string>;
   connections: number;
-  /** Writes raw bytes to the connected client (in pieces when `split` is given). */
-  send(bytes: string | Buffer): Promise<void>;
+  /**
+   * Writes raw bytes to the connected client, in pieces of `pieceBytes` when
+   * given (a turn of the event loop between pieces). Answers to commands that
+   * arrive meanwhile wait until the last piece is written: the real event
+   * socket writes each frame whole, never one frame inside another.
+   */
+  send(bytes: string | Buffer, pieceBytes?: number): Promise<void>;
   /** Sends the disconnect notice and closes the client's socket. */
   disconnect(): void;
   /** Resolves once the client is authenticated and subscribed (the `n`th time). */
   subscribed(n?: number): Promise<void>;
-  /** Resolves once `n` commands matching `prefix` were received. */
-  received(prefix: string, n?: number): Promise<void>;
+  /** Resolves once `n` commands matching `prefix` were received (within `timeoutMs`, 10 s by default). */
+  received(prefix: string, n?: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -99,8 +104,8 @@ export async function startFakeEsl(password = 'ClueCon'): Promise<FakeEslServer>
   let client: Socket | null = null;
   const waiters: (() => void)[] = [];
   const poke = () => waiters.splice(0).forEach((w) => w());
-  const until = async (ok: () => boolean): Promise<void> => {
-    const deadline = Date.now() + 10_000;
+  const until = async (ok: () => boolean, timeoutMs = 10_000): Promise<void> => {
+    const deadline = Date.now() + timeoutMs;
     while (!ok()) {
       if (Date.now() > deadline) throw new Error('fake ESL: timed out waiting');
       await new Promise<void>((r) => {
@@ -110,15 +115,32 @@ export async function startFakeEsl(password = 'ClueCon'): Promise<FakeEslServer>
     }
   };
   let subscriptions = 0;
+  /** While a send in pieces is under way: answers held back for the client's socket. */
+  let held: string[] | null = null;
+  const write = (socket: Socket, bytes: string): void => {
+    if (held && socket === client) held.push(bytes);
+    else socket.write(bytes);
+  };
   const fake: FakeEslServer = {
     port: 0,
     commands: [],
     api: new Map(),
     before: new Map(),
     connections: 0,
-    async send(bytes) {
-      client?.write(bytes);
-      await new Promise((r) => setImmediate(r));
+    async send(bytes, pieceBytes) {
+      const all = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
+      const size = pieceBytes ?? all.length;
+      held ??= [];
+      try {
+        for (let i = 0; i < all.length; i += size) {
+          client?.write(all.subarray(i, i + size));
+          await new Promise((r) => setImmediate(r));
+        }
+      } finally {
+        const answers = held;
+        held = null;
+        for (const a of answers) client?.write(a);
+      }
     },
     disconnect() {
       const c = client;
@@ -126,7 +148,7 @@ export async function startFakeEsl(password = 'ClueCon'): Promise<FakeEslServer>
       c?.end(disconnectFrame());
     },
     subscribed: (n = 1) => until(() => subscriptions >= n),
-    received: (prefix, n = 1) => until(() => fake.commands.filter((c) => c.startsWith(prefix)).length >= n),
+    received: (prefix, n = 1, timeoutMs?: number) => until(() => fake.commands.filter((c) => c.startsWith(prefix)).length >= n, timeoutMs),
     close: () =>
       new Promise<void>((resolve) => {
         client?.destroy();
@@ -148,20 +170,20 @@ export async function startFakeEsl(password = 'ClueCon'): Promise<FakeEslServer>
         const early = fake.before.get(command);
         if (early !== undefined) {
           fake.before.delete(command);
-          socket.write(early);
+          write(socket, early);
         }
         if (command.startsWith('auth ')) {
-          if (command === `auth ${password}`) socket.write(replyFrame('+OK accepted'));
+          if (command === `auth ${password}`) write(socket, replyFrame('+OK accepted'));
           else socket.end(replyFrame('-ERR invalid') + disconnectFrame());
         } else if (command.startsWith('event plain ')) {
-          socket.write(replyFrame('+OK event listener enabled plain'));
+          write(socket, replyFrame('+OK event listener enabled plain'));
           subscriptions++;
         } else if (command.startsWith('api ')) {
           const cmd = command.slice(4);
           const answer = fake.api.get(cmd) ?? (cmd.startsWith('uuid_transfer') || cmd.startsWith('originate') ? '+OK\n' : '-ERR no reply\n');
-          socket.write(apiFrame(answer));
+          write(socket, apiFrame(answer));
         } else {
-          socket.write(replyFrame('-ERR command not found'));
+          write(socket, replyFrame('-ERR command not found'));
         }
         poke();
       }

@@ -125,7 +125,7 @@ export async function scene(h: Harness, opts: { agents?: string[]; reconcileSecs
     async play(...frames) {
       const bytes = Buffer.from(frames.join(''));
       const before = conn.received;
-      for (let i = 0; i < bytes.length; i += 97) await fake.send(bytes.subarray(i, i + 97));
+      await fake.send(bytes, 97);
       await waitFor(() => conn.received >= before + frames.length, `${frames.length} events`);
       await conn.settle();
     },

@@ -32,7 +32,10 @@ export class ClickToCall {
   private readonly channels = new Map<string, string>();
   /** Queue calls taken over: out of mod_callcenter's hands, watched until their channel is gone. */
   private readonly watched = new Map<string, string>();
+  /** The next check, when one is due: checks run one at a time, each scheduled after the last one ends. */
   private timer: NodeJS.Timeout | null = null;
+  private checking = false;
+  private stopped = false;
 
   constructor(private readonly opts: ClickToCallOptions) {}
 
@@ -53,7 +56,8 @@ export class ClickToCall {
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
 
@@ -130,8 +134,25 @@ export class ClickToCall {
     }
   }
 
+  /**
+   * Schedules the next check while there is something to watch. Checks never
+   * overlap (an interval would start one while the last still waits for its
+   * answers on a slow socket), and a call added during a check is picked up
+   * by the check scheduled when that one ends.
+   */
   private poll(): void {
-    this.timer ??= setInterval(() => void this.check(), this.opts.pollMs ?? 2000);
+    if (this.stopped || this.checking || this.timer) return;
+    if (this.channels.size === 0 && this.watched.size === 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.checking = true;
+      void this.check()
+        .catch((err: Error) => this.opts.runtime.log(`freeswitch: channel check failed: ${err.message}`))
+        .finally(() => {
+          this.checking = false;
+          this.poll();
+        });
+    }, this.opts.pollMs ?? 2000);
     this.timer.unref();
   }
 
@@ -156,6 +177,5 @@ export class ClickToCall {
         this.opts.onEnded?.(callId);
       }
     }
-    if (this.channels.size === 0 && this.watched.size === 0) this.stop();
   }
 }
