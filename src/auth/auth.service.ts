@@ -1,3 +1,4 @@
+import { afterCommit } from '../db/ambient.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/types.js';
 import { fail } from '../errors/catalogue.js';
@@ -83,11 +84,14 @@ export class AuthService {
   /** Forget every cached credential of an account (its agents or roles changed), on every node. */
   async invalidateAccount(accountId: number): Promise<void> {
     this.drop(`a:${accountId}`);
+    // Again after the commit: a request between the change and its commit may have cached the old state.
+    afterCommit(() => this.drop(`a:${accountId}`));
     await this.db.notify(CHANNEL, `a:${accountId}`);
   }
 
   private async invalidateCredential(hash: string): Promise<void> {
     this.cache.delete(hash);
+    afterCommit(() => this.cache.delete(hash));
     await this.db.notify(CHANNEL, `h:${hash}`);
   }
 
@@ -144,6 +148,11 @@ export class AuthService {
     if (!row || !owns) throw fail(1012, 'no such token');
     await this.repo.revokeToken(row.id, this.clock.now());
     await this.invalidateCredential(hash);
+  }
+
+  /** The stored id of a token (its audit target id), or null for an unknown one. */
+  async tokenIdOf(token: string): Promise<number | null> {
+    return (await this.repo.token(secretHash(token)))?.id ?? null;
   }
 
   /** The principal behind a request's credentials, or 1014. */

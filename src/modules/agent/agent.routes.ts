@@ -33,6 +33,8 @@ export function agentOperations({
     defineOperation({
       module: 'Agent',
       name: 'create',
+      writes: true,
+      audit: { target: 'agent', created: ({ result }) => (result as { data: { agentId: number } }).data.agentId },
       summary: 'Create an agent (logs in with its e-mail)',
       permission: 'agent.manage',
       errorModule: 'agent',
@@ -61,6 +63,8 @@ export function agentOperations({
     defineOperation({
       module: 'Agent',
       name: 'update',
+      writes: true,
+      audit: { target: 'agent', id: ({ body }) => toId(body.agentId) },
       summary: 'Change an agent (merge: fields not sent keep their values; group as in updateAgentGroupMapping)',
       permission: 'agent.manage',
       errorModule: 'agent',
@@ -76,6 +80,8 @@ export function agentOperations({
     defineOperation({
       module: 'Agent',
       name: 'delete',
+      writes: true,
+      audit: { target: 'agent', id: ({ body }) => toId(body.agentId) },
       summary: 'Delete an agent (soft: isDeleted and preDeleted set; its children move up to its parent)',
       permission: 'agent.manage',
       errorModule: 'agent',
@@ -91,6 +97,7 @@ export function agentOperations({
     defineOperation({
       module: 'Agent',
       name: 'list',
+      writes: false,
       summary: 'The agents the caller may see, as an array of agent records',
       permission: 'agent.view',
       errorModule: 'agent',
@@ -145,6 +152,8 @@ export function agentOperations({
     defineOperation({
       module: 'Agent',
       name: 'setCad',
+      writes: true,
+      audit: { target: 'agent', id: ({ body }) => body.agentIds.map(toId) },
       summary: 'Switch CAD on for agents in bulk (per-agent failures in data.errors)',
       permission: 'agent.manage',
       errorModule: 'agent',
@@ -165,6 +174,8 @@ export function agentOperations({
     defineOperation({
       module: 'Agent',
       name: 'unsetCad',
+      writes: true,
+      audit: { target: 'agent', id: ({ body }) => body.agentIds.map(toId) },
       summary: 'Switch CAD off for agents in bulk (unknown or already unset agents in data.errors)',
       permission: 'agent.manage',
       errorModule: 'agent',
@@ -179,6 +190,8 @@ export function agentOperations({
     defineOperation({
       module: 'Agent',
       name: 'updateAgentGroupMapping',
+      writes: true,
+      audit: { target: 'agent', id: ({ body }) => toId(body.agentId) },
       summary: "Set an agent's receive_call flag for the listed groups; unlisted groups are unchanged",
       permission: 'group.manage',
       errorModule: 'agent',

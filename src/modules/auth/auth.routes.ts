@@ -11,6 +11,8 @@ export function authOperations({ auth }: { auth: AuthService }) {
     defineOperation({
       module: 'auth',
       name: 'login',
+      writes: true,
+      audit: { exempt: 'PRODUCT.md §12: login is not audited (login protection records lockouts and logins after failures)' },
       summary: 'Log in with a client username or an agent e-mail; answers a session id (ssid)',
       auth: false,
       body: Type.Object({ username: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ minLength: 1, maxLength: 200 }) }),
@@ -32,6 +34,8 @@ export function authOperations({ auth }: { auth: AuthService }) {
     defineOperation({
       module: 'auth',
       name: 'token',
+      writes: true,
+      audit: { target: 'token', created: ({ result }) => auth.tokenIdOf((result as { token: string }).token) },
       summary: 'Create a long-lived token for the userId + token form (kind switch: clients only)',
       body: Type.Object({
         name: Type.Optional(Type.String({ maxLength: 100 })),
@@ -52,6 +56,8 @@ export function authOperations({ auth }: { auth: AuthService }) {
     defineOperation({
       module: 'auth',
       name: 'revokeToken',
+      writes: true,
+      audit: { target: 'token', id: ({ body }) => auth.tokenIdOf(body.revoke) },
       summary: 'Revoke a token at once, on every node',
       description:
         "A client may revoke any token of its account (its agents' and switch tokens included); an agent only its own. Any other token, or an unknown one: 1012.",
@@ -68,6 +74,8 @@ export function authOperations({ auth }: { auth: AuthService }) {
     defineOperation({
       module: 'auth',
       name: 'logout',
+      writes: true,
+      audit: { exempt: 'PRODUCT.md §12: logout is not audited' },
       summary: 'End the calling session',
       body: Type.Object({}),
       response: SuccessSchema(Message),
