@@ -49,9 +49,9 @@ export class AuditRepository {
       `SELECT id, at, principal_kind, principal_id, principal_name, credential, ip, operation, target_type, target_id, changes
          FROM audit_log
         WHERE account_id = $1
-          AND ($2 IS NULL OR id < $2) AND ($3 IS NULL OR at >= $3) AND ($4 IS NULL OR at <= $4)
-          AND ($5 IS NULL OR operation = $5) AND ($6 IS NULL OR target_type = $6)
-          AND ($7 IS NULL OR target_id = $7) AND ($8 IS NULL OR principal_id = $8)
+          AND (CAST($2 AS BIGINT) IS NULL OR id < $2) AND (CAST($3 AS BIGINT) IS NULL OR at >= $3) AND (CAST($4 AS BIGINT) IS NULL OR at <= $4)
+          AND (CAST($5 AS TEXT) IS NULL OR operation = $5) AND (CAST($6 AS TEXT) IS NULL OR target_type = $6)
+          AND (CAST($7 AS TEXT) IS NULL OR target_id = $7) AND (CAST($8 AS TEXT) IS NULL OR principal_id = $8)
         ORDER BY id DESC LIMIT $9`,
       [f.before ?? null, f.from ?? null, f.to ?? null, f.operation ?? null, f.targetType ?? null, f.targetId ?? null, f.principalId ?? null, f.limit],
     );
