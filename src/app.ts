@@ -65,7 +65,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   // sends a Buffer payload as it is; its serializer type only admits strings.
   app.setSerializerCompiler(() => (data) => ((data as Record<symbol, Buffer>)[PRESERIALIZED] as unknown as string) ?? JSON.stringify(data));
 
-  const auth = new AuthService(db, clock, config.sessionTtlSeconds * 1000);
+  const auth = new AuthService(db, clock, config.sessionTtlSeconds * 1000, config.login);
   await auth.start();
   app.addHook('onClose', async () => auth.stop());
   const ctx: AppContext = { config, db, clock, auth, log: app.log };

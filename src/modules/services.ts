@@ -41,6 +41,8 @@ import { WebhookService } from './webhook/webhook.service.js';
 export function buildServices(ctx: AppContext) {
   const { db, clock, auth, config } = ctx;
   const audit = new AuditService(db, clock);
+  // Lockouts and logins after failures are audit records (PRODUCT.md §4, §12).
+  auth.onLoginEvent = (e) => audit.recordLogin(e);
   const accounts = new AccountService(db, clock);
   const dids = new DidService(db, clock);
   const groups = new GroupService(db, clock);

@@ -1,4 +1,5 @@
-import type { Principal } from '../../auth/principal.js';
+import type { LoginEvent } from '../../auth/login-guard.js';
+import { userIdOf, type Principal } from '../../auth/principal.js';
 import type { Clock } from '../../clock.js';
 import { tenant } from '../../db/tenant.js';
 import type { Database, Queryable } from '../../db/types.js';
@@ -94,6 +95,39 @@ export class AuditService implements AuditRecorder {
       target_type: e.target.type,
       target_id: e.target.id,
       changes: JSON.stringify(redact(e.changes)),
+    });
+  }
+
+  /**
+   * Login protection's records (docs/audit.md): a lockout, in the account of
+   * the username (the operator's for an unknown username or an IP), and a
+   * login that succeeded after failures, in the account logged into.
+   */
+  async recordLogin(e: LoginEvent & { accountId: number | null; agentId: number | null }): Promise<void> {
+    const operator = async () =>
+      (await tenant(this.db, 0).untenanted<{ id: number }>('the operator account, which owns what no tenant does', 'SELECT id FROM accounts WHERE is_operator = 1 ORDER BY id LIMIT 1'))[0]?.id;
+    const target = e.agentId !== null ? { type: 'agent' as const, id: String(e.agentId) } : { type: 'account' as const, id: e.accountId === null ? null : String(e.accountId) };
+    if (e.kind === 'lockout') {
+      const accountId = e.subject === 'username' && e.accountId !== null ? e.accountId : await operator();
+      if (accountId === undefined) return;
+      await this.recordSystem({
+        accountId,
+        principal: { kind: 'anonymous', id: '', name: e.username },
+        ip: e.ip,
+        operation: 'auth/lockout',
+        target: e.subject === 'ip' ? { type: 'account', id: null } : target,
+        changes: { subject: [null, e.subject], failures: [null, e.failures], blockedUntil: [null, Math.ceil(e.blockedUntil / 1000)] },
+      });
+      return;
+    }
+    if (e.accountId === null) return;
+    await this.recordSystem({
+      accountId: e.accountId,
+      principal: { kind: e.agentId !== null ? 'agent' : 'client', id: userIdOf(e.accountId, e.agentId), name: e.username },
+      ip: e.ip,
+      operation: 'auth/loginAfterFailures',
+      target,
+      changes: { failures: [e.failures, 0] },
     });
   }
 

@@ -23,12 +23,16 @@ export function authOperations({ auth }: { auth: AuthService }) {
       }),
       errors: [1000, 1014, 1047],
       errorNotes: { 1014: 'wrong username or password' },
+      description:
+        'Login protection: after LOGIN_USER_FAILURES (5) failed logins for a username within LOGIN_WINDOW_SECONDS (900), or LOGIN_IP_FAILURES (100) ' +
+        'from one IP, logins are answered HTTP 429 (code 429, `Retry-After` in seconds) for 1 s, doubling with each further failure up to 15 min; ' +
+        'beyond LOGIN_CONCURRENCY (4) password checks at once on a node, 429 at once. See docs/audit.md.',
       examples: {
         request: { username: 'acme', password: 'acme-password' },
         response: { ssid: 'k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw', userId: '2', expiresAt: 1768078800 },
       },
-      async handler({ body }) {
-        return auth.login(body.username, body.password);
+      async handler({ body, request }) {
+        return auth.login(body.username, body.password, request.ip);
       },
     }),
     defineOperation({
