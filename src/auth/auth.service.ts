@@ -25,7 +25,14 @@ const CACHE_MS = 5_000;
 const EXTEND_EVERY_MS = 60_000;
 const CACHE_MAX = 50_000;
 /** PRODUCT.md §4's defaults (config: LOGIN_*). */
-const DEFAULT_LOGIN_RULES: LoginProtection = { userFailures: 5, ipFailures: 100, windowSeconds: 900, backoffStartSeconds: 1, backoffMaxSeconds: 900, concurrency: 4 };
+const DEFAULT_LOGIN_RULES: LoginProtection = {
+  userFailures: 5,
+  ipFailures: 100,
+  windowSeconds: 900,
+  backoffStartSeconds: 1,
+  backoffMaxSeconds: 900,
+  concurrency: 4,
+};
 
 /**
  * Login, sessions, tokens and the resolution of a request's credentials to

@@ -64,10 +64,10 @@ forEachDatabase('concurrent changes to an agent', (use) => {
     if (h.db.dialect === 'sqlite') {
       // One connection, and an audited change holds it for its whole request (the change and its audit
       // record commit together): the second request waits for the first to commit, then applies fully.
-      const ids = await manyAgents(h, t, 100);
+      const ids = await manyAgents(h, t, 20);
       const [r1, r2] = await Promise.all([
-        h.post('/api/v2/Agent/setCad', { ssid: t.ssid, agentIds: ids.slice(0, 60) }),
-        h.post('/api/v2/Agent/setCad', { ssid: t.ssid, agentIds: ids.slice(40) }),
+        h.post('/api/v2/Agent/setCad', { ssid: t.ssid, agentIds: ids.slice(0, 12) }),
+        h.post('/api/v2/Agent/setCad', { ssid: t.ssid, agentIds: ids.slice(8) }),
       ]);
       expect([r1.body.code, r2.body.code]).toEqual([200, 200]);
       const cad = new Map((await listAgents(h, t)).map((r) => [r.unique_id, r.cad]));

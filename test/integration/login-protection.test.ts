@@ -39,7 +39,11 @@ forEachDatabase('login protection (PRODUCT.md §4): per username', (use) => {
     expect((await attempt(h, t.username, t.password)).body.status).toBe('success');
     const records = (await auditList(h, t, { operation: 'auth/lockout' })).data;
     expect(records).toHaveLength(5);
-    expect(records[4]).toMatchObject({ principal: { kind: 'anonymous', name: t.username }, ip: ATTACKER, target: { type: 'account', id: String(t.accountId) } });
+    expect(records[4]).toMatchObject({
+      principal: { kind: 'anonymous', name: t.username },
+      ip: ATTACKER,
+      target: { type: 'account', id: String(t.accountId) },
+    });
     expect(records[4]!.changes).toMatchObject({ subject: [null, 'username'], failures: [null, 5] });
     const after = (await auditList(h, t, { operation: 'auth/loginAfterFailures' })).data;
     expect(after.map((r) => [r.ip, r.changes.failures])).toEqual([

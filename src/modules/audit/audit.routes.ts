@@ -11,7 +11,7 @@ export function auditOperations({ audit }: { audit: AuditService }) {
       summary: 'The audit trail: who changed what, newest first, with cursor paging',
       description:
         'One record per successful change (every writing operation but events/ingest, route/decide, login and logout), written in the ' +
-        "change's transaction; secrets appear as \"[redacted]\". Login protection adds `auth/lockout` and `auth/loginAfterFailures` records. See docs/audit.md.",
+        'change\'s transaction; secrets appear as "[redacted]". Login protection adds `auth/lockout` and `auth/loginAfterFailures` records. See docs/audit.md.',
       permission: 'audit.view',
       body: AuditListBody,
       response: AuditListResponse,

@@ -23,7 +23,7 @@ export const AuditRecordSchema = Type.Object({
   ip: Type.String(),
   operation: Type.String(),
   target: Type.Object({ type: Type.String(), id: Type.Union([Type.String(), Type.Null()]) }),
-  changes: Type.Record(Type.String(), Type.Tuple([Type.Unknown(), Type.Unknown()]), {
+  changes: Type.Record(Type.String(), Type.Array(Type.Unknown(), { minItems: 2, maxItems: 2 }), {
     description: 'Only the fields that changed: `[before, after]`; before is null on a create; secrets are "[redacted]"',
   }),
 });

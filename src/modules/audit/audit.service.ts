@@ -105,8 +105,16 @@ export class AuditService implements AuditRecorder {
    */
   async recordLogin(e: LoginEvent & { accountId: number | null; agentId: number | null }): Promise<void> {
     const operator = async () =>
-      (await tenant(this.db, 0).untenanted<{ id: number }>('the operator account, which owns what no tenant does', 'SELECT id FROM accounts WHERE is_operator = 1 ORDER BY id LIMIT 1'))[0]?.id;
-    const target = e.agentId !== null ? { type: 'agent' as const, id: String(e.agentId) } : { type: 'account' as const, id: e.accountId === null ? null : String(e.accountId) };
+      (
+        await tenant(this.db, 0).untenanted<{ id: number }>(
+          'the operator account, which owns what no tenant does',
+          'SELECT id FROM accounts WHERE is_operator = 1 ORDER BY id LIMIT 1',
+        )
+      )[0]?.id;
+    const target =
+      e.agentId !== null
+        ? { type: 'agent' as const, id: String(e.agentId) }
+        : { type: 'account' as const, id: e.accountId === null ? null : String(e.accountId) };
     if (e.kind === 'lockout') {
       const accountId = e.subject === 'username' && e.accountId !== null ? e.accountId : await operator();
       if (accountId === undefined) return;
@@ -149,7 +157,16 @@ export class AuditService implements AuditRecorder {
 
   async list(
     accountId: number,
-    q: { from?: number; to?: number; operation?: string; targetType?: string; targetId?: string | number; principalId?: string | number; cursor?: string; limit?: number },
+    q: {
+      from?: number;
+      to?: number;
+      operation?: string;
+      targetType?: string;
+      targetId?: string | number;
+      principalId?: string | number;
+      cursor?: string;
+      limit?: number;
+    },
   ): Promise<{ data: AuditRecord[]; nextCursor: string | null }> {
     const limit = q.limit ?? 50;
     let before: number | undefined;

@@ -46,7 +46,8 @@ const READERS: Record<AuditTargetType, (t: TenantQueries, id: string) => Promise
     );
     return rows[0] ?? null;
   },
-  token: (t, id) => one(t.get('SELECT kind, name, user_id, agent_id, revoked_at FROM api_tokens WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL', [Number(id)])),
+  token: (t, id) =>
+    one(t.get('SELECT kind, name, user_id, agent_id, revoked_at FROM api_tokens WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL', [Number(id)])),
   webhook: (t, id) => one(t.get('SELECT url, name, filter, secret, status, last_error FROM webhooks WHERE account_id = $1 AND id = $2', [Number(id)])),
   async sticky(t, id) {
     const rows = await t.all<{ scope: string; cli: string; group_id: number; agent_id: number; expiry: number }>(
