@@ -20,6 +20,11 @@ import type { AgentCadService } from './agent-cad.service.js';
 const WRITE_ERRORS = [1000, 1014, 1015, 1047, 1503, 1504, 1505, 1508, 1510, 1511, 1512, 1513, 1514, 1515, 1516, 1519, 1528];
 
 /** Agent administration (PRODUCT.md §5), Agent/list, CAD and group mapping. Agent/live lives in modules/live. */
+/** The well-formed ids of a bulk request (the others are reported in its data.errors and change nothing). */
+function auditedIds(ids: ReadonlyArray<unknown>): number[] {
+  return [...new Set(ids.filter((v) => /^[0-9]{1,15}$/.test(String(v))).map(Number))];
+}
+
 export function agentOperations({
   agents,
   agentLists: lists,
@@ -153,7 +158,7 @@ export function agentOperations({
       module: 'Agent',
       name: 'setCad',
       writes: true,
-      audit: { target: 'agent', id: ({ body }) => body.agentIds.map(toId) },
+      audit: { target: 'agent', id: ({ body }) => auditedIds(body.agentIds) },
       summary: 'Switch CAD on for agents in bulk (per-agent failures in data.errors)',
       permission: 'agent.manage',
       errorModule: 'agent',
@@ -175,7 +180,7 @@ export function agentOperations({
       module: 'Agent',
       name: 'unsetCad',
       writes: true,
-      audit: { target: 'agent', id: ({ body }) => body.agentIds.map(toId) },
+      audit: { target: 'agent', id: ({ body }) => auditedIds(body.agentIds) },
       summary: 'Switch CAD off for agents in bulk (unknown or already unset agents in data.errors)',
       permission: 'agent.manage',
       errorModule: 'agent',

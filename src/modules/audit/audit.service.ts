@@ -7,7 +7,7 @@ import { fail } from '../../errors/catalogue.js';
 import type { AuditIds, AuditRecorder, AuditSpec, AuditTargetType, Operation, OperationContext } from '../../http/operation.js';
 import { diff, redact, type Changes } from './audit.changes.js';
 import { AuditRepository, type AuditRow } from './audit.repository.js';
-import { readSnapshot, type Snapshot } from './audit.snapshots.js';
+import { readSnapshots, type Snapshot } from './audit.snapshots.js';
 
 export interface AuditRecord {
   id: number;
@@ -139,11 +139,8 @@ export class AuditService implements AuditRecorder {
     });
   }
 
-  private async snapshots(accountId: number, type: AuditTargetType, targetIds: string[]): Promise<Map<string, Snapshot>> {
-    const t = tenant(this.db, accountId);
-    const out = new Map<string, Snapshot>();
-    for (const id of targetIds) out.set(id, await readSnapshot(t, type, id));
-    return out;
+  private snapshots(accountId: number, type: AuditTargetType, targetIds: string[]): Promise<Map<string, Snapshot>> {
+    return readSnapshots(tenant(this.db, accountId), type, targetIds);
   }
 
   private async nameOf(p: Principal): Promise<string> {
