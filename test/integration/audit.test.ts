@@ -362,6 +362,26 @@ forEachDatabase(
       expect(await lastAuditId(h, t)).toBe(afterDid);
     });
 
+    it('redacts passwords, tokens, secrets and call_pass: the record shows that they changed, never their values', async () => {
+      const h = use();
+      const t = await createTenant(h);
+      const agent = await createAgent(h, t, { password: 'very-secret-1', call_pass: '55550001' });
+      const since = await lastAuditId(h, t);
+      expect((await h.post('/api/v2/Agent/update', { ssid: t.ssid, agentId: agent.agentId, password: 'very-secret-2' })).body.status).toBe('success');
+      expect((await h.post('/api/v2/Agent/update', { ssid: t.ssid, agentId: agent.agentId, call_pass: '55550002' })).body.status).toBe('success');
+      const tok = await h.post<{ token: string }>('/api/v2/auth/token', { ssid: t.ssid, name: 'ci' });
+      const hook = await h.post<{ data: { secret: string } }>('/api/v2/webhook/create', { ssid: t.ssid, url: rx.url });
+      const records = await recordsSince(h, t, since);
+      expect(records.map((r) => r.operation)).toEqual(['Agent/update', 'Agent/update', 'auth/token', 'webhook/create']);
+      expect(records[0]!.changes).toEqual({ password: [R, R] });
+      expect(records[1]!.changes).toEqual({ call_pass: [R, R] });
+      expect(records[3]!.changes.secret).toEqual([null, R]);
+      const text = JSON.stringify(await auditList(h, t));
+      for (const secret of ['very-secret-1', 'very-secret-2', '55550001', '55550002', tok.body.token, hook.body.data.secret, 'scrypt$']) {
+        expect(text).not.toContain(secret);
+      }
+    });
+
     it('audit/list filters, pages newest first, and needs audit.view', async () => {
       const h = use();
       const t = await createTenant(h);
