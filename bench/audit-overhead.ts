@@ -80,7 +80,9 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
   }
   const b = median(times.bare!);
   const a = median(times.audited!);
-  console.log(`${dialect}: bare ${b.toFixed(3)} ms/change, audited ${a.toFixed(3)} ms/change, ratio ${(a / b).toFixed(2)} (load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')})`);
+  console.log(
+    `${dialect}: bare ${b.toFixed(3)} ms/change, audited ${a.toFixed(3)} ms/change, ratio ${(a / b).toFixed(2)} (load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')})`,
+  );
   await db.close();
 }
 
