@@ -65,7 +65,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   // sends a Buffer payload as it is; its serializer type only admits strings.
   app.setSerializerCompiler(() => (data) => ((data as Record<symbol, Buffer>)[PRESERIALIZED] as unknown as string) ?? JSON.stringify(data));
 
-  const auth = new AuthService(db, clock, config.sessionTtlSeconds * 1000);
+  const auth = new AuthService(db, clock, config.sessionTtlSeconds * 1000, config.login);
   await auth.start();
   app.addHook('onClose', async () => auth.stop());
   const ctx: AppContext = { config, db, clock, auth, log: app.log };
@@ -128,10 +128,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const limiter = new RateLimiter(config.rateLimitPerMinute, () => clock.now());
   const services = buildServices(ctx);
   for (const op of allOperations(services)) {
-    registerOperation(app, op, { auth, limiter, validateResponses: opts.validateResponses ?? false });
+    registerOperation(app, op, { auth, limiter, validateResponses: opts.validateResponses ?? false, audit: services.audit });
   }
   registerStream(app, ctx, services.liveState, { observer: metrics.stream });
-  registerClickToCallV3(app, auth, services.switches);
+  registerClickToCallV3(app, auth, services.switches, services.audit);
   registerCallReportRoutes(app, ctx.auth, services.callReports);
   // The outbox is sent from the moment the app is ready (after migrations) until it closes (unless WEBHOOK_DELIVERY=0).
   if (config.webhookDelivery) app.addHook('onReady', async () => services.webhookWorker.start());

@@ -1,7 +1,10 @@
+import { afterCommit } from '../db/ambient.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/types.js';
 import { fail } from '../errors/catalogue.js';
 import { AuthRepository } from './auth.repository.js';
+import { LoginGuard, type LoginEvent } from './login-guard.js';
+import type { LoginProtection } from '../config/config.js';
 import { ALL_PERMISSIONS, isPermission, type Permission } from './permissions.js';
 import { userIdOf, type Principal } from './principal.js';
 import { DUMMY_PASSWORD_HASH, hashPassword, newSecret, safeEqual, secretHash, verifyPassword } from './secrets.js';
@@ -21,6 +24,15 @@ const CACHE_MS = 5_000;
 /** Sliding expiry is written at most this often per session. */
 const EXTEND_EVERY_MS = 60_000;
 const CACHE_MAX = 50_000;
+/** PRODUCT.md §4's defaults (config: LOGIN_*). */
+const DEFAULT_LOGIN_RULES: LoginProtection = {
+  userFailures: 5,
+  ipFailures: 100,
+  windowSeconds: 900,
+  backoffStartSeconds: 1,
+  backoffMaxSeconds: 900,
+  concurrency: 4,
+};
 
 /**
  * Login, sessions, tokens and the resolution of a request's credentials to
@@ -35,12 +47,18 @@ export class AuthService {
   private readonly accountListeners = new Set<(accountId: number) => void>();
   private retry: NodeJS.Timeout | undefined;
 
+  readonly guard: LoginGuard;
+  /** Where lockouts and logins after failures are reported (the audit trail, wired by the composition root). */
+  onLoginEvent: ((e: LoginEvent & { accountId: number | null; agentId: number | null }) => Promise<void>) | null = null;
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly sessionTtlMs: number,
+    loginRules: LoginProtection = DEFAULT_LOGIN_RULES,
   ) {
     this.repo = new AuthRepository(db);
+    this.guard = new LoginGuard(db, clock, loginRules);
   }
 
   /** Subscribes to invalidations; a database that is down now is retried in the background. */
@@ -83,20 +101,35 @@ export class AuthService {
   /** Forget every cached credential of an account (its agents or roles changed), on every node. */
   async invalidateAccount(accountId: number): Promise<void> {
     this.drop(`a:${accountId}`);
+    // Again after the commit: a request between the change and its commit may have cached the old state.
+    afterCommit(() => this.drop(`a:${accountId}`));
     await this.db.notify(CHANNEL, `a:${accountId}`);
   }
 
   private async invalidateCredential(hash: string): Promise<void> {
     this.cache.delete(hash);
+    afterCommit(() => this.cache.delete(hash));
     await this.db.notify(CHANNEL, `h:${hash}`);
   }
 
-  async login(username: string, password: string): Promise<{ ssid: string; userId: string; expiresAt: number }> {
+  /**
+   * Login with its protection (login-guard.ts): a held-back username or IP
+   * is answered 429 before any work; an unknown username is hashed against
+   * a dummy hash, so it costs what a known one costs, and counts the same.
+   */
+  async login(username: string, password: string, ip = ''): Promise<{ ssid: string; userId: string; expiresAt: number }> {
+    await this.guard.check(username, ip);
     const account = await this.repo.accountForLogin(username);
     const agent = account ? undefined : await this.repo.agentForLogin(username);
     const stored = account?.password_hash ?? agent?.password_hash ?? DUMMY_PASSWORD_HASH;
-    const ok = (await verifyPassword(password, stored)) && (account !== undefined || agent?.status === 1);
-    if (!ok) throw fail(1014, 'wrong username or password');
+    const ok = (await this.guard.hash(() => verifyPassword(password, stored))) && (account !== undefined || agent?.status === 1);
+    const who = { accountId: account?.id ?? agent?.account_id ?? null, agentId: agent?.id ?? null };
+    if (!ok) {
+      for (const e of await this.guard.failed(username, ip)) await this.report({ ...e, ...who });
+      throw fail(1014, 'wrong username or password');
+    }
+    const after = await this.guard.succeeded(username, ip);
+    if (after) await this.report({ ...after, ...who });
     const accountId = account ? account.id : agent!.account_id;
     const agentId = account ? null : agent!.id;
     const ssid = newSecret();
@@ -105,6 +138,11 @@ export class AuthService {
     await this.repo.insertSession(secretHash(ssid), accountId, agentId, expiresAt, now);
     await this.repo.deleteExpiredSessions(now);
     return { ssid, userId: userIdOf(accountId, agentId), expiresAt: Math.floor(expiresAt / 1000) };
+  }
+
+  private async report(e: LoginEvent & { accountId: number | null; agentId: number | null }): Promise<void> {
+    // The login's answer does not depend on the record: a failure to write it is not the caller's failure.
+    await this.onLoginEvent?.(e).catch(() => undefined);
   }
 
   async logout(principal: Principal): Promise<void> {
@@ -144,6 +182,11 @@ export class AuthService {
     if (!row || !owns) throw fail(1012, 'no such token');
     await this.repo.revokeToken(row.id, this.clock.now());
     await this.invalidateCredential(hash);
+  }
+
+  /** The stored id of a token (its audit target id), or null for an unknown one. */
+  async tokenIdOf(token: string): Promise<number | null> {
+    return (await this.repo.token(secretHash(token)))?.id ?? null;
   }
 
   /** The principal behind a request's credentials, or 1014. */

@@ -17,6 +17,7 @@ export const PERMISSIONS = [
   'queue.takeover',
   'call.originate',
   'webhook.manage',
+  'audit.view',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -27,6 +27,23 @@ export interface Config {
   webhookDelivery: boolean;
   /** Timeout of a webhook request (verification and delivery); 10 s (PRODUCT.md §9), shorter only in tests. */
   webhookTimeoutMs: number;
+  /** Login protection (PRODUCT.md §4, docs/audit.md). */
+  login: LoginProtection;
+}
+
+export interface LoginProtection {
+  /** Failed logins for one username within the window before it is held back (LOGIN_USER_FAILURES, 5). */
+  userFailures: number;
+  /** Failed logins from one client IP within the window before it is held back (LOGIN_IP_FAILURES, 100). */
+  ipFailures: number;
+  /** The window failures are counted in, seconds (LOGIN_WINDOW_SECONDS, 900). */
+  windowSeconds: number;
+  /** The first hold-back, seconds; it doubles with each further failure (LOGIN_BACKOFF_START_SECONDS, 1). */
+  backoffStartSeconds: number;
+  /** The longest hold-back, seconds (LOGIN_BACKOFF_MAX_SECONDS, 900). */
+  backoffMaxSeconds: number;
+  /** Password hashes running at once on this node; beyond, 429 at once (LOGIN_CONCURRENCY, 4). */
+  concurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -89,5 +106,13 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookDelivery: env.WEBHOOK_DELIVERY === undefined || env.WEBHOOK_DELIVERY === '' ? true : flag(env, 'WEBHOOK_DELIVERY'),
     webhookTimeoutMs: 10_000,
+    login: {
+      userFailures: integer(env, 'LOGIN_USER_FAILURES', 5, 1, 1_000_000),
+      ipFailures: integer(env, 'LOGIN_IP_FAILURES', 100, 1, 1_000_000),
+      windowSeconds: integer(env, 'LOGIN_WINDOW_SECONDS', 900, 1, 86_400),
+      backoffStartSeconds: integer(env, 'LOGIN_BACKOFF_START_SECONDS', 1, 1, 86_400),
+      backoffMaxSeconds: integer(env, 'LOGIN_BACKOFF_MAX_SECONDS', 900, 1, 86_400),
+      concurrency: integer(env, 'LOGIN_CONCURRENCY', 4, 1, 1024),
+    },
   };
 }

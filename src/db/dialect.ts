@@ -54,6 +54,13 @@ export interface DialectOps {
    */
   readonly customPlansUntilCommit: string | null;
 
+  /**
+   * A statement setting a custom setting until the transaction ends (`$1`
+   * its name, `$2` its value), read by triggers (the audit trail's
+   * maintenance switch); null where there is neither (SQLite).
+   */
+  readonly transactionSetting: string | null;
+
   /** Before a bulk load: a page cache of 256 MB on SQLite (the default 2 MB thrashes on index pages); nothing on PostgreSQL. */
   prepareBulkLoad(db: Queryable): Promise<void>;
 
@@ -87,6 +94,7 @@ const sqlite: DialectOps = {
   transactionLock: async () => undefined,
   packedIntegers: (exprs) => `printf('${exprs.map(() => '%d').join(',')}', ${exprs.join(', ')})`,
   customPlansUntilCommit: null,
+  transactionSetting: null,
   async prepareBulkLoad(db) {
     await db.run('PRAGMA cache_size = -262144');
   },
@@ -117,6 +125,7 @@ const postgres: DialectOps = {
   },
   packedIntegers: (exprs) => `concat_ws(',', ${exprs.join(', ')})`,
   customPlansUntilCommit: "SELECT set_config('plan_cache_mode', 'force_custom_plan', true)",
+  transactionSetting: 'SELECT set_config($1, $2, true)',
   prepareBulkLoad: async () => undefined,
   async analyzeAfterBulkLoad(db, tables) {
     await db.exec(tables.map((t) => `ANALYZE ${t}`).join('; '));

@@ -7,7 +7,18 @@ import type { Queryable } from './types.js';
  * Used for "data already in processing" (1501): the later request does not
  * wait, it is told to retry.
  */
+/**
+ * The connection a lock statement runs on: never inside the ambient
+ * transaction on PostgreSQL (db/ambient.ts), so other nodes see the lock at
+ * once and a request that finds it held answers 1501 instead of waiting.
+ */
+export function lockConnection(db: Queryable): Queryable {
+  const d = db as Queryable & { independent?: () => Queryable };
+  return typeof d.independent === 'function' ? d.independent() : db;
+}
+
 export async function tryLock(db: Queryable, key: string, ttlMs: number, now = Date.now()): Promise<string | null> {
+  db = lockConnection(db);
   const owner = randomUUID();
   // Take a free or expired lock in one statement; a held one is left alone.
   const res = await db.run(
@@ -20,7 +31,7 @@ export async function tryLock(db: Queryable, key: string, ttlMs: number, now = D
 }
 
 export async function unlock(db: Queryable, key: string, owner: string): Promise<void> {
-  await db.run('DELETE FROM locks WHERE lock_key = $1 AND owner = $2', [key, owner]);
+  await lockConnection(db).run('DELETE FROM locks WHERE lock_key = $1 AND owner = $2', [key, owner]);
 }
 
 /** Runs `fn` holding every key, or returns null at once when any is held elsewhere. */

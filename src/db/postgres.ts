@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { ambientOf, joinAmbient, runAmbient } from './ambient.js';
 import { DatabaseUnavailableError } from './types.js';
 import type { Database, Listener, Param, Queryable, Row, RunResult } from './types.js';
 
@@ -92,20 +93,33 @@ export class PostgresDatabase implements Database {
     this.exec_ = executor(this.pool);
   }
 
+  /** Inside the ambient transaction every statement runs on its connection (it sees its own writes, waits on no lock of its own). */
+  private q(): Queryable {
+    return ambientOf(this) ?? this.exec_;
+  }
   all<T = Row>(sql: string, params?: readonly Param[]) {
-    return this.exec_.all<T>(sql, params);
+    return this.q().all<T>(sql, params);
   }
   get<T = Row>(sql: string, params?: readonly Param[]) {
-    return this.exec_.get<T>(sql, params);
+    return this.q().get<T>(sql, params);
   }
   run(sql: string, params?: readonly Param[]) {
-    return this.exec_.run(sql, params);
+    return this.q().run(sql, params);
   }
   allValues(sql: string, params?: readonly Param[]) {
-    return this.exec_.allValues(sql, params);
+    return this.q().allValues(sql, params);
+  }
+
+  ambient<T>(fn: () => Promise<T>): Promise<T> {
+    return runAmbient(this, (body) => this.transaction(body), fn);
+  }
+
+  independent(): Queryable {
+    return this.exec_;
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    if (ambientOf(this)) return joinAmbient(this, fn);
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
@@ -139,7 +153,10 @@ export class PostgresDatabase implements Database {
   }
 
   async notify(channel: string, payload: string): Promise<void> {
-    await this.pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    // Inside the ambient transaction NOTIFY is part of it: PostgreSQL delivers it at commit and drops it on rollback.
+    const tx = ambientOf(this);
+    if (tx) await tx.run('SELECT pg_notify($1, $2)', [channel, payload]);
+    else await this.pool.query('SELECT pg_notify($1, $2)', [channel, payload]);
   }
 
   private async ensureListener(): Promise<pg.Client> {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EventEmitter } from 'node:events';
 import BetterSqlite3 from 'better-sqlite3';
+import { afterCommit, ambientOf, joinAmbient, runAmbient } from './ambient.js';
 import { DatabaseUnavailableError, type Database, type Listener, type Param, type Queryable, type Row, type RunResult } from './types.js';
 
 interface Translated {
@@ -114,26 +115,31 @@ export class SqliteDatabase implements Database {
   };
 
   async all<T = Row>(sql: string, params?: readonly Param[]): Promise<T[]> {
+    if (ambientOf(this)) return this.direct.all<T>(sql, params);
     while (this.txTail) await this.txTail;
     return this.direct.all<T>(sql, params);
   }
 
   async get<T = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined> {
+    if (ambientOf(this)) return this.direct.get<T>(sql, params);
     while (this.txTail) await this.txTail;
     return this.direct.get<T>(sql, params);
   }
 
   async run(sql: string, params?: readonly Param[]): Promise<RunResult> {
+    if (ambientOf(this)) return this.direct.run(sql, params);
     while (this.txTail) await this.txTail;
     return this.direct.run(sql, params);
   }
 
   async allValues(sql: string, params?: readonly Param[]): Promise<unknown[][]> {
+    if (ambientOf(this)) return this.direct.allValues(sql, params);
     while (this.txTail) await this.txTail;
     return this.direct.allValues(sql, params);
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    if (ambientOf(this)) return joinAmbient(this, fn);
     while (this.txTail) await this.txTail;
     let release!: () => void;
     this.txTail = new Promise<void>((resolve) => (release = resolve));
@@ -161,14 +167,24 @@ export class SqliteDatabase implements Database {
     }
   }
 
+  ambient<T>(fn: () => Promise<T>): Promise<T> {
+    return runAmbient(this, (body) => this.transaction(body), fn);
+  }
+
+  independent(): Queryable {
+    // One connection: inside the ambient transaction the statement is part of it; other requests wait for it anyway.
+    return ambientOf(this) ? this.direct : this;
+  }
+
   async exec(sql: string): Promise<void> {
+    if (ambientOf(this)) return void this.raw.exec(sql);
     while (this.txTail) await this.txTail;
     this.raw.exec(sql);
   }
 
   async notify(channel: string, payload: string): Promise<void> {
-    // Delivered after the caller's current work, as NOTIFY would be.
-    queueMicrotask(() => this.feed.emit(channel, payload));
+    // Delivered after the caller's current work (and after the ambient transaction's commit), as NOTIFY would be.
+    afterCommit(() => queueMicrotask(() => this.feed.emit(channel, payload)));
   }
 
   async listen(channel: string, listener: Listener): Promise<() => void> {

@@ -26,6 +26,19 @@ export type Listener = (payload: string) => void;
 export interface Database extends Queryable {
   /** Runs `fn` in one transaction; it commits when `fn` resolves and rolls back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in the ambient transaction (db/ambient.ts): every statement of
+   * this database in `fn`'s async context — `transaction(...)` (as a
+   * savepoint), `get`, `run`, … — runs in one transaction that commits when
+   * `fn` resolves. NOTIFY waits for the commit.
+   */
+  ambient<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Where statements go that other nodes must see at once, even inside the
+   * ambient transaction (the 1501 locks): PostgreSQL, the pool; SQLite, the
+   * one connection (its transactions run one at a time anyway).
+   */
+  independent(): Queryable;
   /** Several statements at once, no parameters (DDL). */
   exec(sql: string): Promise<void>;
   /**

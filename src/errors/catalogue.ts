@@ -87,6 +87,8 @@ export class AppError extends Error {
     readonly code: number,
     message: string,
     readonly httpStatus = 200,
+    /** Seconds until a retry may succeed: sent as the `Retry-After` header (429). */
+    readonly retryAfter?: number,
   ) {
     super(message);
     this.name = 'AppError';

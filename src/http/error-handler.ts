@@ -20,6 +20,7 @@ export function installErrorHandling(app: FastifyInstance, bodyLimit: number): v
   const tooLarge = `Request body too large (limit ${byteSize(bodyLimit)})`;
   app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
     if (err instanceof AppError) {
+      if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
       return reply.code(err.httpStatus).send(errorEnvelope(err.code, err.message));
     }
     const e = err as FastifyError;

@@ -15,6 +15,47 @@ export interface OperationContext<B> {
   principal: Principal;
   body: B;
   request: FastifyRequest;
+  /** What the operation's `prepare` answered (work done before the audited transaction opened). */
+  prepared?: unknown;
+}
+
+/** PRODUCT.md §12: what an audit record's `target.type` may be. */
+export const AUDIT_TARGET_TYPES = ['agent', 'group', 'role', 'did', 'contact', 'account', 'token', 'webhook', 'sticky', 'dnc', 'blacklist'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+/** One target id, several (a bulk change), or none (a change of the whole list). */
+export type AuditIds = string | number | null | ReadonlyArray<string | number>;
+export interface AuditContext<B> extends OperationContext<B> {
+  /** The handler's answer (in `created` and `changes`). */
+  result?: object;
+}
+
+/**
+ * How a writing operation is audited (src/modules/audit): the recorder reads
+ * the target before and after the handler, inside one transaction with it,
+ * and writes the changed fields (secrets redacted) as one record.
+ */
+export interface AuditSpec<B> {
+  target: AuditTargetType;
+  /** The target's id(s), known from the request (read before the handler runs). */
+  id?(ctx: AuditContext<B>): AuditIds | Promise<AuditIds>;
+  /** A create: the new target's id(s), from the answer. */
+  created?(ctx: AuditContext<B>): AuditIds | Promise<AuditIds>;
+  /**
+   * The changes, where no stored state of the target shows them (a call
+   * placed for an agent, the whole blacklist cleared); otherwise the
+   * recorder compares the target's stored state before and after.
+   */
+  changes?(ctx: AuditContext<B>): Record<string, [unknown, unknown]> | undefined;
+}
+
+/** A writing operation that PRODUCT.md §12 leaves out of the audit trail, and why. */
+export interface AuditExempt {
+  exempt: string;
+}
+
+/** Writes the audit record of a writing operation (the audit module); `run` is the handler. */
+export interface AuditRecorder {
+  record<T extends object>(op: Operation, ctx: OperationContext<unknown>, run: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -56,7 +97,23 @@ export interface Operation<B extends TObject = TObject> {
   /** What a code means for this operation, where the general meaning (http/openapi.ts) would mislead: e.g. 1014 of auth/login. */
   errorNotes?: Partial<Record<number, string>>;
   examples: OperationExamples<B>;
+  /**
+   * Whether a success changes stored state. Required, so a new operation
+   * cannot forget it; a writing one must say how it is audited (`audit`).
+   */
+  writes: boolean;
+  audit?: AuditSpec<Static<B>> | AuditExempt;
+  /**
+   * Work that must not run inside the audited transaction (a network call to
+   * a webhook receiver): runs first, outside it; its answer reaches the
+   * handler as `ctx.prepared`.
+   */
+  prepare?(ctx: OperationContext<Static<B>>): Promise<unknown>;
   handler(ctx: OperationContext<Static<B>>): Promise<object>;
+}
+
+export function isAuditExempt(a: AuditSpec<never> | AuditExempt | undefined): a is AuditExempt {
+  return a !== undefined && 'exempt' in a;
 }
 
 export function defineOperation<B extends TObject>(op: Operation<B>): Operation<B> {
@@ -86,10 +143,15 @@ export interface OperationDeps {
   limiter: RateLimiter;
   /** Check every success body against its declared schema (tests). */
   validateResponses: boolean;
+  /** Records every writing operation's change (PRODUCT.md §12). */
+  audit?: AuditRecorder;
 }
 
 export function registerOperation(app: FastifyInstance, op: Operation, deps: OperationDeps): void {
   const principals = op.principals ?? DEFAULT_PRINCIPALS;
+  if (op.writes && !op.audit) throw new Error(`${op.module}/${op.name} writes but declares no audit (an AuditSpec, or why it is exempt)`);
+  if (!op.writes && op.audit) throw new Error(`${op.module}/${op.name} declares an audit but writes nothing`);
+  const audited = op.writes && !isAuditExempt(op.audit as AuditSpec<never> | AuditExempt) ? deps.audit : undefined;
   const example = op.auth === false ? op.examples.request : { ssid: EXAMPLE_SSID, ...op.examples.request };
   const body =
     op.auth === false
@@ -134,7 +196,9 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
         request.principal = principal;
       },
       handler: async (request, reply) => {
-        const result = await op.handler({ principal: request.principal!, body: request.body as Static<TObject>, request });
+        const ctx: OperationContext<Static<TObject>> = { principal: request.principal!, body: request.body as Static<TObject>, request };
+        if (op.prepare) ctx.prepared = await op.prepare(ctx);
+        const result = audited ? await audited.record(op, ctx, () => op.handler(ctx)) : await op.handler(ctx);
         const raw = (result as Record<symbol, { contentType: string; body: string } | undefined>)[RAW_ANSWER];
         if (raw) return reply.type(raw.contentType).send(raw.body);
         const envelope = successEnvelope(result);

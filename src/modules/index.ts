@@ -3,6 +3,7 @@ import { accountOperations } from './account/account.routes.js';
 import { agentOperations } from './agent/agent.routes.js';
 import { analysisOperations } from './analysis/analysis.routes.js';
 import { callReportOperations } from './callreport/callreport.routes.js';
+import { auditOperations } from './audit/audit.routes.js';
 import { authOperations } from './auth/auth.routes.js';
 import { didOperations } from './did/did.routes.js';
 import { directoryOperations } from './directory/directory.routes.js';
@@ -61,6 +62,10 @@ export const MODULE_TAGS: ReadonlyArray<{ name: string; description: string }> =
       'a delivery log and redelivery. See docs/webhooks.md.',
   },
   {
+    name: 'audit',
+    description: 'The audit trail: one record per successful change, with who, from where, and the changed fields before and after (docs/audit.md).',
+  },
+  {
     name: 'report',
     description: 'What a call-center manager reads: queue service level and abandonment, agent time, the callback worklist; JSON or CSV (docs/reports.md).',
   },
@@ -85,5 +90,6 @@ export function allOperations(s: Services): Operation[] {
     ...switchOperations(s),
     ...callReportOperations(s),
     ...webhookOperations(s),
+    ...auditOperations(s),
   ];
 }

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import { AccountService } from './account/account.service.js';
+import { AuditService } from './audit/audit.service.js';
 import { AgentCadService } from './agent/agent-cad.service.js';
 import { AgentListService } from './agent/agent-list.service.js';
 import { AgentService } from './agent/agent.service.js';
@@ -39,6 +40,9 @@ import { WebhookService } from './webhook/webhook.service.js';
  */
 export function buildServices(ctx: AppContext) {
   const { db, clock, auth, config } = ctx;
+  const audit = new AuditService(db, clock);
+  // Lockouts and logins after failures are audit records (PRODUCT.md §4, §12).
+  auth.onLoginEvent = (e) => audit.recordLogin(e);
   const accounts = new AccountService(db, clock);
   const dids = new DidService(db, clock);
   const groups = new GroupService(db, clock);
@@ -74,6 +78,7 @@ export function buildServices(ctx: AppContext) {
   const reports = new ReportService(db, { accounts, groups });
   return {
     auth,
+    audit,
     accounts,
     dids,
     groups,

@@ -8,6 +8,8 @@ export function accountOperations({ accounts }: { accounts: AccountService }) {
     defineOperation({
       module: 'account',
       name: 'create',
+      writes: true,
+      audit: { target: 'account', created: ({ result }) => (result as { data: { userId: string } }).data.userId },
       summary: 'Create a tenant account (operator only)',
       principals: ['client'],
       // Its one module code, 1512 (the username is taken), is the agent table's: logins are unique across clients and agents.
@@ -29,6 +31,7 @@ export function accountOperations({ accounts }: { accounts: AccountService }) {
     defineOperation({
       module: 'account',
       name: 'getSettings',
+      writes: false,
       summary: "The calling account's settings",
       principals: ['client'],
       body: GetSettingsBody,
@@ -45,6 +48,8 @@ export function accountOperations({ accounts }: { accounts: AccountService }) {
     defineOperation({
       module: 'account',
       name: 'updateSettings',
+      writes: true,
+      audit: { target: 'account', id: ({ principal }) => principal.accountId },
       summary: "Change the calling account's settings (merge)",
       principals: ['client'],
       body: UpdateSettingsBody,

@@ -20,6 +20,11 @@ import type { AgentCadService } from './agent-cad.service.js';
 const WRITE_ERRORS = [1000, 1014, 1015, 1047, 1503, 1504, 1505, 1508, 1510, 1511, 1512, 1513, 1514, 1515, 1516, 1519, 1528];
 
 /** Agent administration (PRODUCT.md §5), Agent/list, CAD and group mapping. Agent/live lives in modules/live. */
+/** The well-formed ids of a bulk request (the others are reported in its data.errors and change nothing). */
+function auditedIds(ids: ReadonlyArray<unknown>): number[] {
+  return [...new Set(ids.filter((v) => /^[0-9]{1,15}$/.test(String(v))).map(Number))];
+}
+
 export function agentOperations({
   agents,
   agentLists: lists,
@@ -33,6 +38,8 @@ export function agentOperations({
     defineOperation({
       module: 'Agent',
       name: 'create',
+      writes: true,
+      audit: { target: 'agent', created: ({ result }) => (result as { data: { agentId: number } }).data.agentId },
       summary: 'Create an agent (logs in with its e-mail)',
       permission: 'agent.manage',
       errorModule: 'agent',
@@ -61,6 +68,8 @@ export function agentOperations({
     defineOperation({
       module: 'Agent',
       name: 'update',
+      writes: true,
+      audit: { target: 'agent', id: ({ body }) => toId(body.agentId) },
       summary: 'Change an agent (merge: fields not sent keep their values; group as in updateAgentGroupMapping)',
       permission: 'agent.manage',
       errorModule: 'agent',
@@ -76,6 +85,8 @@ export function agentOperations({
     defineOperation({
       module: 'Agent',
       name: 'delete',
+      writes: true,
+      audit: { target: 'agent', id: ({ body }) => toId(body.agentId) },
       summary: 'Delete an agent (soft: isDeleted and preDeleted set; its children move up to its parent)',
       permission: 'agent.manage',
       errorModule: 'agent',
@@ -91,6 +102,7 @@ export function agentOperations({
     defineOperation({
       module: 'Agent',
       name: 'list',
+      writes: false,
       summary: 'The agents the caller may see, as an array of agent records',
       permission: 'agent.view',
       errorModule: 'agent',
@@ -145,6 +157,8 @@ export function agentOperations({
     defineOperation({
       module: 'Agent',
       name: 'setCad',
+      writes: true,
+      audit: { target: 'agent', id: ({ body }) => auditedIds(body.agentIds) },
       summary: 'Switch CAD on for agents in bulk (per-agent failures in data.errors)',
       permission: 'agent.manage',
       errorModule: 'agent',
@@ -165,6 +179,8 @@ export function agentOperations({
     defineOperation({
       module: 'Agent',
       name: 'unsetCad',
+      writes: true,
+      audit: { target: 'agent', id: ({ body }) => auditedIds(body.agentIds) },
       summary: 'Switch CAD off for agents in bulk (unknown or already unset agents in data.errors)',
       permission: 'agent.manage',
       errorModule: 'agent',
@@ -179,6 +195,8 @@ export function agentOperations({
     defineOperation({
       module: 'Agent',
       name: 'updateAgentGroupMapping',
+      writes: true,
+      audit: { target: 'agent', id: ({ body }) => toId(body.agentId) },
       summary: "Set an agent's receive_call flag for the listed groups; unlisted groups are unchanged",
       permission: 'group.manage',
       errorModule: 'agent',

@@ -8,6 +8,7 @@ export function analysisOperations({ analysis }: { analysis: AnalysisService }) 
     defineOperation({
       module: 'analysis',
       name: 'hits',
+      writes: false,
       aliases: ['/api/v2/analysis/call'],
       summary: 'Hit and call counters per agent, group, DID or campaign (docs/metrics.md)',
       description:

@@ -11,6 +11,8 @@ export function authOperations({ auth }: { auth: AuthService }) {
     defineOperation({
       module: 'auth',
       name: 'login',
+      writes: true,
+      audit: { exempt: 'PRODUCT.md §12: login is not audited (login protection records lockouts and logins after failures)' },
       summary: 'Log in with a client username or an agent e-mail; answers a session id (ssid)',
       auth: false,
       body: Type.Object({ username: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ minLength: 1, maxLength: 200 }) }),
@@ -21,17 +23,23 @@ export function authOperations({ auth }: { auth: AuthService }) {
       }),
       errors: [1000, 1014, 1047],
       errorNotes: { 1014: 'wrong username or password' },
+      description:
+        'Login protection: after LOGIN_USER_FAILURES (5) failed logins for a username within LOGIN_WINDOW_SECONDS (900), or LOGIN_IP_FAILURES (100) ' +
+        'from one IP, logins are answered HTTP 429 (code 429, `Retry-After` in seconds) for 1 s, doubling with each further failure up to 15 min; ' +
+        'beyond LOGIN_CONCURRENCY (4) password checks at once on a node, 429 at once. See docs/audit.md.',
       examples: {
         request: { username: 'acme', password: 'acme-password' },
         response: { ssid: 'k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw', userId: '2', expiresAt: 1768078800 },
       },
-      async handler({ body }) {
-        return auth.login(body.username, body.password);
+      async handler({ body, request }) {
+        return auth.login(body.username, body.password, request.ip);
       },
     }),
     defineOperation({
       module: 'auth',
       name: 'token',
+      writes: true,
+      audit: { target: 'token', created: ({ result }) => auth.tokenIdOf((result as { token: string }).token) },
       summary: 'Create a long-lived token for the userId + token form (kind switch: clients only)',
       body: Type.Object({
         name: Type.Optional(Type.String({ maxLength: 100 })),
@@ -52,6 +60,8 @@ export function authOperations({ auth }: { auth: AuthService }) {
     defineOperation({
       module: 'auth',
       name: 'revokeToken',
+      writes: true,
+      audit: { target: 'token', id: ({ body }) => auth.tokenIdOf(body.revoke) },
       summary: 'Revoke a token at once, on every node',
       description:
         "A client may revoke any token of its account (its agents' and switch tokens included); an agent only its own. Any other token, or an unknown one: 1012.",
@@ -68,6 +78,8 @@ export function authOperations({ auth }: { auth: AuthService }) {
     defineOperation({
       module: 'auth',
       name: 'logout',
+      writes: true,
+      audit: { exempt: 'PRODUCT.md §12: logout is not audited' },
       summary: 'End the calling session',
       body: Type.Object({}),
       response: SuccessSchema(Message),

@@ -18,6 +18,7 @@ export function callReportOperations({ callReports }: { callReports: CallReportS
     defineOperation({
       module: 'CallReport',
       name: 'list',
+      writes: false,
       summary: 'Finished calls in the push-report shape, newest first, with filters and cursor paging',
       permission: 'analysis.view',
       body: ListReportsBody,
@@ -34,6 +35,7 @@ export function callReportOperations({ callReports }: { callReports: CallReportS
     defineOperation({
       module: 'CallReport',
       name: 'detail',
+      writes: false,
       summary: 'One call\'s report; with rType ["rcrd"] also its recordings\' directstream references (rcrdAr)',
       permission: 'analysis.view',
       body: DetailReportBody,

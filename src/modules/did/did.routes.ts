@@ -1,3 +1,4 @@
+import { didDigits } from './did.service.js';
 import { defineOperation } from '../../http/operation.js';
 import { CreateDidBody, DeleteDidBody, DidResponse, ListDidsBody, ListDidsResponse } from './did.schemas.js';
 import type { DidService } from './did.service.js';
@@ -7,6 +8,8 @@ export function didOperations({ dids }: { dids: DidService }) {
     defineOperation({
       module: 'did',
       name: 'create',
+      writes: true,
+      audit: { target: 'did', created: ({ result }) => (result as { data: { did: string } }).data.did },
       summary: 'Add a number (DID) to the account; a number belongs to one account',
       permission: 'number.manage',
       errorModule: 'agent',
@@ -22,6 +25,8 @@ export function didOperations({ dids }: { dids: DidService }) {
     defineOperation({
       module: 'did',
       name: 'delete',
+      writes: true,
+      audit: { target: 'did', id: ({ body }) => didDigits(body.did) },
       summary: "Remove one of the account's numbers",
       permission: 'number.manage',
       errorModule: 'agent',
@@ -37,6 +42,7 @@ export function didOperations({ dids }: { dids: DidService }) {
     defineOperation({
       module: 'did',
       name: 'list',
+      writes: false,
       summary: "The account's numbers",
       permission: 'number.manage',
       body: ListDidsBody,

@@ -33,6 +33,8 @@ export function directoryOperations(services: { contacts: ContactService } & Par
     defineOperation({
       module: 'Directory',
       name: 'create',
+      writes: true,
+      audit: { target: 'contact', created: ({ result }) => (result as { data: { contact: string } }).data.contact },
       summary: 'Add a contact to the directory',
       permission: 'directory.manage',
       errorModule: 'directory',
@@ -57,6 +59,8 @@ export function directoryOperations(services: { contacts: ContactService } & Par
     defineOperation({
       module: 'Directory',
       name: 'update',
+      writes: true,
+      audit: { target: 'contact', id: ({ body }) => normaliseContact(body.contact) },
       summary: 'Change a contact (merge: only supplied fields change)',
       permission: 'directory.manage',
       errorModule: 'directory',
@@ -77,6 +81,7 @@ export function directoryOperations(services: { contacts: ContactService } & Par
     defineOperation({
       module: 'Directory',
       name: 'getInfo',
+      writes: false,
       summary: 'A contact: Cu (fields), and Ot (metadata) with field "all"',
       permission: 'directory.view',
       errorModule: 'directory',
@@ -99,6 +104,7 @@ export function directoryOperations(services: { contacts: ContactService } & Par
     defineOperation({
       module: 'Directory',
       name: 'getFields',
+      writes: false,
       summary: 'Chosen fields of a contact (null where unset)',
       permission: 'directory.view',
       errorModule: 'directory',
@@ -118,6 +124,7 @@ export function directoryOperations(services: { contacts: ContactService } & Par
     defineOperation({
       module: 'Directory',
       name: 'search',
+      writes: false,
       summary: 'Contacts whose number starts with a digit prefix',
       permission: 'directory.view',
       errorModule: 'directory',

@@ -10,6 +10,7 @@ export function listOperations({ dnc, blacklist }: { dnc: DncService; blacklist:
     defineOperation({
       module: 'Directory',
       name: 'getDnc',
+      writes: false,
       aliases: ['/api/v2/getDnc'],
       summary: 'DNC status of a number: 0, -1 (permanent) or the Unix time it ends',
       permission: 'directory.view',
@@ -25,6 +26,8 @@ export function listOperations({ dnc, blacklist }: { dnc: DncService; blacklist:
     defineOperation({
       module: 'Directory',
       name: 'setDnc',
+      writes: true,
+      audit: { target: 'dnc', id: ({ body }) => normaliseContact(body.contact) },
       aliases: ['/api/v2/setDnc'],
       summary: 'Set the DNC status of a number: 0 removes, -1 permanent, or a future Unix timestamp',
       permission: 'dnc.manage',
@@ -41,6 +44,16 @@ export function listOperations({ dnc, blacklist }: { dnc: DncService; blacklist:
     defineOperation({
       module: 'Directory',
       name: 'Blacklist',
+      writes: true,
+      audit: {
+        target: 'blacklist',
+        id: ({ body }) => (body.contact === undefined || body.contact === null || String(body.contact).trim() === '' ? null : normaliseContact(body.contact)),
+        // A reset clears every contact's entries: the record holds how many, not each one.
+        changes: ({ result }) => {
+          const data = (result as { data: { cleared?: number } } | undefined)?.data;
+          return data?.cleared !== undefined ? { entries: [data.cleared, 0] } : undefined;
+        },
+      },
       summary: "Set the DIDs a number is blocked on ([] removes it); blank contact with RESET 1 clears the account's blacklist",
       permission: 'blacklist.manage',
       errorModule: 'directory',

@@ -11,6 +11,8 @@ export function stickyOperations({ sticky }: { sticky: StickyService }) {
     defineOperation({
       module: 'Directory',
       name: 'setSticky',
+      writes: true,
+      audit: { target: 'sticky', id: ({ body }) => normaliseContact(body.contact) },
       summary: 'Assign a sticky agent to a contact for a scope (all, cli, cli_group)',
       permission: 'sticky.manage',
       errorModule: 'directory',
@@ -30,6 +32,7 @@ export function stickyOperations({ sticky }: { sticky: StickyService }) {
     defineOperation({
       module: 'Directory',
       name: 'getSticky',
+      writes: false,
       summary: 'A contact\'s active sticky settings (all-scope rows have type "*")',
       permission: 'directory.view',
       errorModule: 'directory',
@@ -53,6 +56,8 @@ export function stickyOperations({ sticky }: { sticky: StickyService }) {
     defineOperation({
       module: 'Directory',
       name: 'removeSticky',
+      writes: true,
+      audit: { target: 'sticky', id: ({ body }) => normaliseContact(body.contact) },
       summary: 'Remove sticky settings of a contact; data.removed counts them',
       permission: 'sticky.manage',
       errorModule: 'directory',

@@ -7,6 +7,8 @@ export function eventsOperations({ events }: { events: EventsService }) {
     defineOperation({
       module: 'events',
       name: 'ingest',
+      writes: true,
+      audit: { exempt: 'PRODUCT.md §12: the switch reporting telephony events is not an administrative change' },
       summary: 'Report telephony events (switch or client); live state, queue statistics and call history follow from them',
       description:
         'Events are applied in order in one transaction, durable before the answer. A repeated eventId is counted in duplicates; ' +

@@ -8,6 +8,8 @@ export function groupOperations({ groups }: { groups: GroupService }) {
     defineOperation({
       module: 'group',
       name: 'create',
+      writes: true,
+      audit: { target: 'group', created: ({ result }) => (result as { data: { groupId: number } }).data.groupId },
       summary: 'Create a group (explicit groupId allowed, e.g. 55)',
       permission: 'group.manage',
       errorModule: 'agent',
@@ -27,6 +29,8 @@ export function groupOperations({ groups }: { groups: GroupService }) {
     defineOperation({
       module: 'group',
       name: 'update',
+      writes: true,
+      audit: { target: 'group', id: ({ body }) => toId(body.groupId) },
       summary: 'Rename a group',
       permission: 'group.manage',
       errorModule: 'agent',
@@ -42,6 +46,8 @@ export function groupOperations({ groups }: { groups: GroupService }) {
     defineOperation({
       module: 'group',
       name: 'delete',
+      writes: true,
+      audit: { target: 'group', id: ({ body }) => toId(body.groupId) },
       summary: 'Delete a group and every agent mapping to it',
       permission: 'group.manage',
       errorModule: 'agent',
@@ -57,6 +63,7 @@ export function groupOperations({ groups }: { groups: GroupService }) {
     defineOperation({
       module: 'group',
       name: 'list',
+      writes: false,
       summary: "The account's groups with their agent counts",
       permission: 'agent.view',
       body: ListGroupsBody,

@@ -7,6 +7,7 @@ export function liveOperations({ live }: { live: LiveService }) {
     defineOperation({
       module: 'Agent',
       name: 'live',
+      writes: false,
       summary: 'Live agent statistics (state, login, break, talk time today) and summary counters',
       permission: 'agent.live',
       errorModule: 'agent',

@@ -26,6 +26,7 @@ export function queueOperations({ queue }: { queue: QueueService }) {
     defineOperation({
       module: 'queue',
       name: 'count',
+      writes: false,
       summary: 'Live queue statistics over the trailing window, per agent, campaign, state, group, user and DID',
       permission: 'queue.view',
       errorModule: 'queue',
@@ -91,6 +92,7 @@ export function queueOperations({ queue }: { queue: QueueService }) {
     defineOperation({
       module: 'queue',
       name: 'list',
+      writes: false,
       summary: 'Live calls (filtered, paged) with queue duration, summary and per-agent modules',
       permission: 'queue.view',
       errorModule: 'queue',
@@ -127,6 +129,13 @@ export function queueOperations({ queue }: { queue: QueueService }) {
     defineOperation({
       module: 'queue',
       name: 'callTakeover',
+      writes: true,
+      audit: {
+        // A takeover changes no stored state of the agent: the record names the call taken over.
+        target: 'agent',
+        id: ({ body, principal }) => (body.agentid === undefined ? principal.agentId : toId(body.agentid)),
+        changes: ({ body }) => ({ callTakeover: [null, body.callId] }),
+      },
       summary: 'A supervisor takes over a live call; the switch is told through the stream (call.takeover)',
       permission: 'queue.takeover',
       errorModule: 'queue',

@@ -17,6 +17,7 @@ export function reportOperations({ reports }: { reports: ReportService }) {
     defineOperation({
       module: 'report',
       name: 'queue',
+      writes: false,
       summary: 'Queue report per group and interval: service level, abandonment, ASA, handle time (docs/reports.md)',
       description: 'PRODUCT.md §11. Rows ordered by groupId then start; empty intervals are present with zeros and null averages.' + CSV_NOTE,
       permission: 'analysis.view',
@@ -60,6 +61,7 @@ export function reportOperations({ reports }: { reports: ReportService }) {
     defineOperation({
       module: 'report',
       name: 'agent',
+      writes: false,
       summary: 'Agent report per agent and interval: login, available, talk, hold, wrap-up and break time, hits, AHT, occupancy',
       description:
         'PRODUCT.md §11. Time is split exactly at interval edges; offered/answered/missed fall in the interval of the hit. ' +
@@ -102,6 +104,7 @@ export function reportOperations({ reports }: { reports: ReportService }) {
     defineOperation({
       module: 'report',
       name: 'abandoned',
+      writes: false,
       summary: 'The callback worklist: abandoned calls (not short), newest first, with the first later call of the same number',
       description:
         'PRODUCT.md §11. calledBack is the first later call with that number (either direction) queued within callbackWithinHours of the ' +

@@ -18,6 +18,8 @@ export function roleOperations({ roles }: { roles: RoleService }) {
     defineOperation({
       module: 'role',
       name: 'create',
+      writes: true,
+      audit: { target: 'role', created: ({ result }) => (result as { data: { roleId: number } }).data.roleId },
       summary: 'Create a role (a set of permissions and a visibility setting)',
       permission: 'role.manage',
       errorModule: 'agent',
@@ -36,6 +38,8 @@ export function roleOperations({ roles }: { roles: RoleService }) {
     defineOperation({
       module: 'role',
       name: 'update',
+      writes: true,
+      audit: { target: 'role', id: ({ body }) => toId(body.roleId) },
       summary: 'Change a role (merge: fields not sent keep their values)',
       permission: 'role.manage',
       errorModule: 'agent',
@@ -55,6 +59,8 @@ export function roleOperations({ roles }: { roles: RoleService }) {
     defineOperation({
       module: 'role',
       name: 'delete',
+      writes: true,
+      audit: { target: 'role', id: ({ body }) => toId(body.roleId) },
       summary: 'Delete a role (the row stays, flagged deleted; its agents lose its permissions)',
       permission: 'role.manage',
       errorModule: 'agent',
@@ -70,6 +76,7 @@ export function roleOperations({ roles }: { roles: RoleService }) {
     defineOperation({
       module: 'role',
       name: 'list',
+      writes: false,
       summary: 'The roles with their agent counts, filtered and paged',
       permission: 'role.view',
       errorModule: 'agent',

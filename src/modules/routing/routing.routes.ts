@@ -8,6 +8,8 @@ export function routingOperations({ routing }: { routing: RoutingService }) {
     defineOperation({
       module: 'route',
       name: 'decide',
+      writes: true,
+      audit: { exempt: 'PRODUCT.md §12: route/decide is the switch asking, not an administrative change' },
       summary: 'Ask before routing a call: blocked?, DNC status, sticky agent available now',
       description:
         'The switch asks this for every inbound call. `blocked` with `reason` "contact" (the contact record is blacklisted: every DID) ' +

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AuthService } from '../../auth/auth.service.js';
 import { credentialsFromBody } from '../../auth/credentials.js';
 import { fail } from '../../errors/catalogue.js';
+import type { AuditRecorder, Operation } from '../../http/operation.js';
 import type { SwitchService } from './switch.service.js';
 
 const PATH = '/api/v3/clickToCall/para';
@@ -20,7 +21,21 @@ function one(v: unknown): string | undefined {
  * `agentCLI` (recorded). The answer is call/originate's. Not in the
  * OpenAPI document, which lists /api/v2 operations; docs/asterisk.md has it.
  */
-export function registerClickToCallV3(app: FastifyInstance, auth: AuthService, switches: SwitchService): void {
+/** How the audit trail names and records it: as call/originate, under its own path. */
+const AUDITED = {
+  module: 'clickToCall',
+  name: 'para',
+  writes: true,
+  audit: {
+    target: 'agent',
+    id: ({ body }: { body: { agentId: number } }) => body.agentId,
+    changes: ({ body, result }: { body: { customer: string }; result?: object }) => ({
+      originate: [null, { callId: (result as { data: { callId: string } }).data.callId, customer: body.customer.replace(/\D/g, '') }],
+    }),
+  },
+} as unknown as Operation;
+
+export function registerClickToCallV3(app: FastifyInstance, auth: AuthService, switches: SwitchService, audit?: AuditRecorder): void {
   app.post(PATH, { schema: { hide: true }, config: { errorModule: 'agent' } }, async (request) => {
     const q = (request.query ?? {}) as Record<string, unknown>;
     const principal = await auth.resolve(credentialsFromBody({ userId: one(q.user_id), token: one(q.token) }));
@@ -33,7 +48,11 @@ export function registerClickToCallV3(app: FastifyInstance, auth: AuthService, s
     const callFirst = one(q.callFirst) ?? 'agent';
     if (callFirst !== 'agent' && callFirst !== 'customer') throw fail(1000, 'callFirst must be agent or customer');
     const agentId = await switches.agentByNumber(principal, agentNumber);
-    const data = await switches.originate(principal, { agentId, customer, did: one(q.customerCLI), callFirst, agentCli: one(q.agentCLI) });
-    return { status: 'success', code: 200, data };
+    const place = async () => ({
+      status: 'success',
+      code: 200,
+      data: await switches.originate(principal, { agentId, customer, did: one(q.customerCLI), callFirst, agentCli: one(q.agentCLI) }),
+    });
+    return audit ? audit.record(AUDITED, { principal, body: { agentId, customer }, request }, place) : place();
   });
 }

@@ -8,6 +8,7 @@ export function switchOperations({ switches }: { switches: SwitchService }) {
     defineOperation({
       module: 'switch',
       name: 'config',
+      writes: false,
       summary: "What a switch connector maps with: the account's groups, agents with their SIP destinations, and DIDs",
       description:
         'A switch queue is the group whose name equals the queue name; a queue member (`PJSIP/5001`, `Local/5001@ctx/n`, `5001@default`) is the ' +
@@ -34,6 +35,7 @@ export function switchOperations({ switches }: { switches: SwitchService }) {
     defineOperation({
       module: 'switch',
       name: 'state',
+      writes: false,
       summary: 'The live calls and agent sessions the service holds, which a connector reconciles with the switch after a (re)connect',
       description:
         'After every (re)connect a connector compares this with what the switch reports (Asterisk `QueueStatus`): calls the switch no longer ' +
@@ -59,6 +61,15 @@ export function switchOperations({ switches }: { switches: SwitchService }) {
     defineOperation({
       module: 'call',
       name: 'originate',
+      writes: true,
+      audit: {
+        // The call placed for the agent: the record names it and the number called.
+        target: 'agent',
+        id: ({ body }) => toId(body.agentId),
+        changes: ({ body, result }) => ({
+          originate: [null, { callId: (result as { data: { callId: string } }).data.callId, customer: String(body.customer).replace(/\D/g, '') }],
+        }),
+      },
       summary: 'Click-to-call: the switch rings the agent, then dials the customer',
       description:
         'Answers the callId at once; the call itself is placed by the switch connector, which receives a `call.originate` command on the ' +

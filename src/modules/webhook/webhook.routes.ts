@@ -13,7 +13,7 @@ import {
   WebhookIdBody,
   WebhookResponse,
 } from './webhook.schemas.js';
-import type { WebhookService } from './webhook.service.js';
+import type { Checked, WebhookService } from './webhook.service.js';
 
 const ERRORS = [1000, 1012, 1014, 1015, 1047];
 const NOTES = { 1012: 'no such webhook (or delivery) in the account' };
@@ -32,6 +32,9 @@ export function webhookOperations({ webhooks }: { webhooks: WebhookService }) {
     defineOperation({
       module: 'webhook',
       name: 'create',
+      writes: true,
+      audit: { target: 'webhook', created: ({ result }) => (result as { data: { webhookId: number } }).data.webhookId },
+      prepare: ({ body }) => webhooks.checked(body.url),
       summary: 'Subscribe a URL to push reports (one per ended call); the URL is verified with GET (answer GODBLESSYOU)',
       description:
         'The `secret` signs every delivery (Standard Webhooks `webhook-signature`) and is shown only in this answer. A url that is not http(s) ' +
@@ -48,13 +51,14 @@ export function webhookOperations({ webhooks }: { webhooks: WebhookService }) {
           data: { webhookId: 7, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw9WzGtTZ7MQk=', status: 'active' },
         },
       },
-      async handler({ principal, body }) {
-        return { message: 'Webhook created', data: await webhooks.create(principal.accountId, body) };
+      async handler({ principal, body, prepared }) {
+        return { message: 'Webhook created', data: await webhooks.create(principal.accountId, body, prepared as Checked) };
       },
     }),
     defineOperation({
       module: 'webhook',
       name: 'list',
+      writes: false,
       summary: "The account's webhook subscriptions (without their secrets)",
       permission: 'webhook.manage',
       body: ListWebhooksBody,
@@ -68,6 +72,9 @@ export function webhookOperations({ webhooks }: { webhooks: WebhookService }) {
     defineOperation({
       module: 'webhook',
       name: 'update',
+      writes: true,
+      audit: { target: 'webhook', id: ({ body }) => body.webhookId },
+      prepare: ({ principal, body }) => webhooks.checkedForUpdate(principal.accountId, body.webhookId, body.url),
       summary: 'Change a subscription (fields merged); a new url is checked and verified again',
       permission: 'webhook.manage',
       body: UpdateWebhookBody,
@@ -75,14 +82,16 @@ export function webhookOperations({ webhooks }: { webhooks: WebhookService }) {
       errors: ERRORS,
       errorNotes: NOTES,
       examples: { request: { webhookId: 7, name: 'CRM' }, response: { message: 'Webhook updated', data: EXAMPLE_VIEW } },
-      async handler({ principal, body }) {
+      async handler({ principal, body, prepared }) {
         const { webhookId, ...fields } = body;
-        return { message: 'Webhook updated', data: await webhooks.update(principal.accountId, webhookId, fields) };
+        return { message: 'Webhook updated', data: await webhooks.update(principal.accountId, webhookId, fields, prepared as Checked | undefined) };
       },
     }),
     defineOperation({
       module: 'webhook',
       name: 'delete',
+      writes: true,
+      audit: { target: 'webhook', id: ({ body }) => body.webhookId },
       summary: 'Remove a subscription with its deliveries and their log',
       permission: 'webhook.manage',
       body: WebhookIdBody,
@@ -98,6 +107,9 @@ export function webhookOperations({ webhooks }: { webhooks: WebhookService }) {
     defineOperation({
       module: 'webhook',
       name: 'verify',
+      writes: true,
+      audit: { target: 'webhook', id: ({ body }) => body.webhookId },
+      prepare: ({ principal, body }) => webhooks.probeOf(principal.accountId, body.webhookId),
       summary: 'Verify the url again (GET, answer GODBLESSYOU): active on success, else unverified with lastError',
       permission: 'webhook.manage',
       body: WebhookIdBody,
@@ -105,13 +117,14 @@ export function webhookOperations({ webhooks }: { webhooks: WebhookService }) {
       errors: ERRORS,
       errorNotes: NOTES,
       examples: { request: { webhookId: 7 }, response: { message: 'Webhook verified', data: EXAMPLE_VIEW } },
-      async handler({ principal, body }) {
-        return { message: 'Webhook verified', data: await webhooks.verify(principal.accountId, body.webhookId) };
+      async handler({ principal, body, prepared }) {
+        return { message: 'Webhook verified', data: await webhooks.verify(principal.accountId, body.webhookId, prepared as Checked) };
       },
     }),
     defineOperation({
       module: 'webhook',
       name: 'deliveries',
+      writes: false,
       summary: 'The delivery log, newest first: each delivery with every attempt (time, HTTP status, duration, error, first 1 kB of the answer)',
       permission: 'webhook.manage',
       body: DeliveriesBody,
@@ -142,6 +155,8 @@ export function webhookOperations({ webhooks }: { webhooks: WebhookService }) {
     defineOperation({
       module: 'webhook',
       name: 'redeliver',
+      writes: true,
+      audit: { target: 'webhook', changes: ({ body }) => ({ redeliver: [null, body.deliveryId] }) },
       summary: 'Send a delivery again now (same body and webhook-id), with a fresh retry schedule',
       permission: 'webhook.manage',
       body: RedeliverBody,

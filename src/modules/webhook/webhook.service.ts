@@ -1,3 +1,4 @@
+import { afterCommit } from '../../db/ambient.js';
 import type { Clock } from '../../clock.js';
 import { tenant } from '../../db/tenant.js';
 import type { Database } from '../../db/types.js';
@@ -37,6 +38,12 @@ function cleanFilter(f: WebhookFilter | undefined): WebhookFilter {
 }
 
 /** Webhook subscriptions (PRODUCT.md §9): create, verify, change, delete, the delivery log, redelivery. */
+/** A url checked and probed ahead of the transaction. */
+export interface Checked {
+  url: string;
+  verdict: { status: WebhookStatus; lastError: string | null };
+}
+
 export class WebhookService {
   constructor(
     private readonly db: Database,
@@ -66,10 +73,32 @@ export class WebhookService {
     return { status: 'active', lastError: null };
   }
 
-  async create(accountId: number, input: { url: string; name?: string; filter?: WebhookFilter }) {
-    const url = await this.checkUrl(input.url);
+  /**
+   * The url checked and verified: network work, done before the audited
+   * transaction opens (the operation's `prepare`), so no transaction waits
+   * on a receiver.
+   */
+  async checked(rawUrl: string): Promise<Checked> {
+    const url = await this.checkUrl(rawUrl);
+    return { url, verdict: await this.probe(url) };
+  }
+
+  /** What webhook/update must verify first: the new url, when it changes. */
+  async checkedForUpdate(accountId: number, webhookId: number, rawUrl: string | undefined): Promise<Checked | undefined> {
+    if (rawUrl === undefined) return undefined;
+    const row = await this.repo(accountId).get(webhookId);
+    return row && rawUrl.trim() !== row.url ? this.checked(rawUrl) : undefined;
+  }
+
+  /** What webhook/verify sends: the probe of the current url. */
+  async probeOf(accountId: number, webhookId: number): Promise<Checked> {
+    const row = await this.existing(accountId, webhookId);
+    return { url: row.url, verdict: await this.probe(row.url) };
+  }
+
+  async create(accountId: number, input: { url: string; name?: string; filter?: WebhookFilter }, pre?: Checked) {
+    const { url, verdict } = pre ?? (await this.checked(input.url));
     const secret = newSecret();
-    const verdict = await this.probe(url);
     const webhookId = await this.repo(accountId).insert({
       url,
       name: input.name?.trim() ?? '',
@@ -93,12 +122,13 @@ export class WebhookService {
   }
 
   /** Merges the given fields; a changed url is checked and verified again. */
-  async update(accountId: number, webhookId: number, input: { url?: string; name?: string; filter?: WebhookFilter }): Promise<WebhookView> {
+  async update(accountId: number, webhookId: number, input: { url?: string; name?: string; filter?: WebhookFilter }, pre?: Checked): Promise<WebhookView> {
     const row = await this.existing(accountId, webhookId);
     let { url, status, last_error: lastError } = row;
     if (input.url !== undefined && input.url.trim() !== row.url) {
-      url = await this.checkUrl(input.url);
-      ({ status, lastError } = await this.probe(url));
+      const c = pre && pre.url === input.url.trim() ? pre : await this.checked(input.url);
+      url = c.url;
+      ({ status, lastError } = c.verdict);
     }
     const next = {
       url,
@@ -108,7 +138,7 @@ export class WebhookService {
       lastError,
     };
     await this.repo(accountId).update(webhookId, next);
-    if (status === 'active') this.worker.nudge();
+    if (status === 'active') afterCommit(() => this.worker.nudge());
     return view({ ...row, ...next, last_error: lastError });
   }
 
@@ -118,11 +148,11 @@ export class WebhookService {
   }
 
   /** Verifies the current url again (also how a subscription disabled by a 410 comes back). */
-  async verify(accountId: number, webhookId: number): Promise<WebhookView> {
+  async verify(accountId: number, webhookId: number, pre?: Checked): Promise<WebhookView> {
     const row = await this.existing(accountId, webhookId);
-    const { status, lastError } = await this.probe(row.url);
+    const { status, lastError } = pre && pre.url === row.url ? pre.verdict : await this.probe(row.url);
     await this.repo(accountId).setStatus(webhookId, status, lastError);
-    if (status === 'active') this.worker.nudge();
+    if (status === 'active') afterCommit(() => this.worker.nudge());
     return view({ ...row, status, last_error: lastError });
   }
 
@@ -154,6 +184,6 @@ export class WebhookService {
   /** Sends a delivery again from now on, with the same body and webhook-id; its log is kept. */
   async redeliver(accountId: number, deliveryId: number): Promise<void> {
     if (!(await this.repo(accountId).redeliver(deliveryId, Math.floor(this.clock.now())))) throw fail(1012, `delivery ${deliveryId} not found`);
-    this.worker.nudge();
+    afterCommit(() => this.worker.nudge());
   }
 }
