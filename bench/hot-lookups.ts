@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { ensureBenchDatabase, hasTaskset, PG_URL, pinned, root, serverArgs, startChild, stopChild } from './support.js';
+import { cpuMicros, ensureBenchDatabase, hasTaskset, PG_URL, pinned, root, serverArgs, startChild, stopChild } from './support.js';
 import { parseArgs } from '../src/cli/args.js';
 import { seedContacts, seededContact, progressLine } from '../src/cli/seed-contacts.js';
 import { systemClock } from '../src/clock.js';
@@ -133,18 +133,6 @@ interface Result {
   p99ms: number;
   /** CPU time the server process spent per request (µs): independent of what else the machine runs. */
   cpuUs: number;
-}
-
-/** utime + stime of a process, in microseconds (Linux /proc). */
-function cpuMicros(pid: number | undefined): number {
-  if (pid === undefined) return NaN;
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-  } catch {
-    return NaN;
-  }
 }
 
 /** wrk: random seeded contact per request; field is the body key holding the number. */
