@@ -147,9 +147,7 @@ export class WebhookRepository {
 
   /** This account's outbox, moved into the delivery log (before the log is read or changed). */
   async expandOutbox(): Promise<void> {
-    const rows = await this.t.all<OutboxRow>(
-      `SELECT ${OUTBOX_COLUMNS} FROM webhook_outbox WHERE account_id = $1 ORDER BY id${dialectOf(this.t).forUpdate}`,
-    );
+    const rows = await this.t.all<OutboxRow>(`SELECT ${OUTBOX_COLUMNS} FROM webhook_outbox WHERE account_id = $1 ORDER BY id${dialectOf(this.t).forUpdate}`);
     await this.expand(rows);
   }
 
