@@ -1,13 +1,17 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import crypto, { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 /** A new random credential (session id or token): 256 bits, URL-safe. */
 export function newSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 /** What is stored for a credential: its SHA-256, never the credential itself. */
 export function secretHash(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  // Every authenticated request hashes its ssid or token: the one-shot crypto.hash (Node ≥ 20.12) takes
+  // 0.4 µs where createHash().update().digest() takes 1.1–1.3 µs.
+  return oneShot ? oneShot('sha256', secret, 'hex') : createHash('sha256').update(secret).digest('hex');
 }
 
 export function safeEqual(a: string, b: string): boolean {
