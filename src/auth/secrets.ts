@@ -1,4 +1,5 @@
-import crypto, { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import crypto, { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { scryptOnThread } from './scrypt-thread.js';
 
 /** A new random credential (session id or token): 256 bits, URL-safe. */
 export function newSecret(): string {
@@ -28,7 +29,7 @@ const KEYLEN = 32;
 const MAXMEM = 64 * 1024 * 1024;
 
 function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(password, salt, KEYLEN, { N: n, r, p, maxmem: MAXMEM }, (err, key) => (err ? reject(err) : resolve(key))));
+  return scryptOnThread(password, salt, KEYLEN, { n, r, p, maxmem: MAXMEM });
 }
 
 /** `scrypt$N$r$p$salt$hash` (base64url parts). */
