@@ -38,11 +38,12 @@ function failAll(err: Error): void {
 function thread(): Worker {
   if (worker) return worker;
   const w = new Worker(CODE, { eval: true });
-  w.unref(); // an idle hashing thread never keeps the process alive
+  w.unref(); // an idle hashing thread never keeps the process alive (ref'd while a hash is pending)
   w.on('message', (m: { id: number; key?: Uint8Array; error?: string }) => {
     const p = pending.get(m.id);
     if (!p) return;
     pending.delete(m.id);
+    if (pending.size === 0) w.unref();
     if (m.key) p.resolve(Buffer.from(m.key.buffer, m.key.byteOffset, m.key.byteLength));
     else p.reject(new Error(m.error ?? 'scrypt failed'));
   });
@@ -56,6 +57,8 @@ export function scryptOnThread(password: string, salt: Buffer, keylen: number, o
   return new Promise((resolve, reject) => {
     const id = nextId++;
     pending.set(id, { resolve, reject });
-    thread().postMessage({ id, password, salt: new Uint8Array(salt), keylen, ...o });
+    const w = thread();
+    w.ref();
+    w.postMessage({ id, password, salt: new Uint8Array(salt), keylen, ...o });
   });
 }
