@@ -251,3 +251,15 @@ export function lastTable(out: string): string {
   const real = tables.filter((t) => t.length >= 2 && /^\|\s*-/.test(t[1]!));
   return (real[real.length - 1] ?? []).join('\n');
 }
+
+/** utime + stime of a process, in microseconds (Linux /proc). */
+export function cpuMicros(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return NaN;
+  }
+}

@@ -22,7 +22,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from '../src/cli/args.js';
 import type { Dialect } from '../src/db/types.js';
-import { ensureBenchDatabase, freshBenchDatabase, postJson, serverArgs, startChild, stopChild, waitHealthy } from './support.js';
+import { cpuMicros, ensureBenchDatabase, freshBenchDatabase, postJson, serverArgs, startChild, stopChild, waitHealthy } from './support.js';
 
 const { options } = parseArgs(process.argv.slice(2));
 const DURATION = Number(options.duration ?? 5);
@@ -87,8 +87,9 @@ async function tenant(port: number, op: string, name: string, rx: Receiver | nul
 }
 
 /** Ended calls per second ingested by SENDERS concurrent senders for DURATION seconds. */
-async function ingestPhase(port: number, ssid: string, tag: string): Promise<{ calls: number; cps: number }> {
+async function ingestPhase(port: number, ssid: string, tag: string, pid?: number): Promise<{ calls: number; cps: number; cpuUs: number }> {
   let calls = 0;
+  const cpu0 = cpuMicros(pid);
   const until = Date.now() + DURATION * 1000;
   const t0 = performance.now();
   await Promise.all(
@@ -100,7 +101,7 @@ async function ingestPhase(port: number, ssid: string, tag: string): Promise<{ c
       }
     }),
   );
-  return { calls, cps: calls / ((performance.now() - t0) / 1000) };
+  return { calls, cps: calls / ((performance.now() - t0) / 1000), cpuUs: (cpuMicros(pid) - cpu0) / calls };
 }
 
 async function waitDelivered(rx: Receiver, path: string, n: number, ms: number): Promise<boolean> {
@@ -131,28 +132,43 @@ function startServer(dialect: Dialect, env: Record<string, string>, delivery: bo
 const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length;
 
 /** Alternating A (no subscription) and B (one) phases; answers the mean rates. */
-async function ratioPhases(port: number, tag: string, rx: Receiver, drain: boolean): Promise<{ a: number; b: number }> {
+/**
+ * Alternating A (no subscription) and B (one) phases; answers the mean rates and the mean server CPU per
+ * ended call (utime + stime of the server process: steadier than the rates when the machine is shared).
+ */
+async function ratioPhases(
+  port: number,
+  tag: string,
+  rx: Receiver,
+  drain: boolean,
+  pid?: number,
+): Promise<{ a: number; b: number; cpuA: number; cpuB: number }> {
   const { ssid: op } = await postJson<{ ssid: string }>(port, '/api/v2/auth/login', ADMIN);
   const without = await tenant(port, op, `plain-${tag}`, null);
   const withHook = await tenant(port, op, `hooked-${tag}`, rx);
   await ingestPhase(port, without, `warm-${tag}`); // JIT, prepared statements
   const a: number[] = [];
   const b: number[] = [];
+  const cpuA: number[] = [];
+  const cpuB: number[] = [];
   let queued = 0;
   // A B, B A, A B…: the tables grow during the run, so neither kind of phase always runs on the bigger database.
   for (let r = 0; r < ROUNDS; r++) {
     for (const kind of r % 2 === 0 ? ['a', 'b'] : ['b', 'a']) {
       if (kind === 'a') {
-        a.push((await ingestPhase(port, without, `a${r}-${tag}`)).cps);
+        const phase = await ingestPhase(port, without, `a${r}-${tag}`, pid);
+        a.push(phase.cps);
+        cpuA.push(phase.cpuUs);
         continue;
       }
-      const phase = await ingestPhase(port, withHook, `b${r}-${tag}`);
+      const phase = await ingestPhase(port, withHook, `b${r}-${tag}`, pid);
       b.push(phase.cps);
+      cpuB.push(phase.cpuUs);
       queued += phase.calls;
       if (drain && !(await waitDelivered(rx, `/hooked-${tag}`, queued, 300_000))) throw new Error('the outbox did not drain');
     }
   }
-  return { a: mean(a), b: mean(b) };
+  return { a: mean(a), b: mean(b), cpuA: mean(cpuA), cpuB: mean(cpuB) };
 }
 
 async function run(dialect: Dialect, rx: Receiver): Promise<string[]> {
@@ -161,9 +177,10 @@ async function run(dialect: Dialect, rx: Receiver): Promise<string[]> {
   const node = startServer(dialect, ingestOnly.env, false);
   try {
     await waitHealthy(node.port);
-    const r = await ratioPhases(node.port, `${dialect}-ingest-only`, rx, false);
+    const r = await ratioPhases(node.port, `${dialect}-ingest-only`, rx, false, node.child.pid);
     lines.push(
       `| ${dialect} | ingest path only (WEBHOOK_DELIVERY=0): ended calls/s without / with one subscription | ${r.a.toFixed(0)} / ${r.b.toFixed(0)} (ratio ${(r.b / r.a).toFixed(2)}, target ≥ 0.9) |`,
+      `| ${dialect} | ingest path only: server CPU per ended call without / with | ${r.cpuA.toFixed(1)} / ${r.cpuB.toFixed(1)} µs (ratio without ÷ with ${(r.cpuA / r.cpuB).toFixed(2)}) |`,
     );
   } finally {
     await stopChild(node.child);
@@ -174,9 +191,10 @@ async function run(dialect: Dialect, rx: Receiver): Promise<string[]> {
   const { port, child: server } = startServer(dialect, db.env, true);
   try {
     await waitHealthy(port);
-    const r = await ratioPhases(port, dialect, rx, true);
+    const r = await ratioPhases(port, dialect, rx, true, server.pid);
     lines.push(
       `| ${dialect} | delivering meanwhile on the same core: ended calls/s without / with | ${r.a.toFixed(0)} / ${r.b.toFixed(0)} (ratio ${(r.b / r.a).toFixed(2)}) |`,
+      `| ${dialect} | delivering meanwhile: server CPU per ended call without / with (the B phases include the deliveries made meanwhile) | ${r.cpuA.toFixed(1)} / ${r.cpuB.toFixed(1)} µs (ratio ${(r.cpuA / r.cpuB).toFixed(2)}) |`,
     );
     const { ssid: op } = await postJson<{ ssid: string }>(port, '/api/v2/auth/login', ADMIN);
 

@@ -1,13 +1,18 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import crypto, { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { scryptOnThread } from './scrypt-thread.js';
 
 /** A new random credential (session id or token): 256 bits, URL-safe. */
 export function newSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 /** What is stored for a credential: its SHA-256, never the credential itself. */
 export function secretHash(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  // Every authenticated request hashes its ssid or token: the one-shot crypto.hash (Node ≥ 20.12) takes
+  // 0.4 µs where createHash().update().digest() takes 1.1–1.3 µs.
+  return oneShot ? oneShot('sha256', secret, 'hex') : createHash('sha256').update(secret).digest('hex');
 }
 
 export function safeEqual(a: string, b: string): boolean {
@@ -24,7 +29,7 @@ const KEYLEN = 32;
 const MAXMEM = 64 * 1024 * 1024;
 
 function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(password, salt, KEYLEN, { N: n, r, p, maxmem: MAXMEM }, (err, key) => (err ? reject(err) : resolve(key))));
+  return scryptOnThread(password, salt, KEYLEN, { n, r, p, maxmem: MAXMEM });
 }
 
 /** `scrypt$N$r$p$salt$hash` (base64url parts). */

@@ -75,7 +75,8 @@ export async function deliverDue(h: Harness): Promise<void> {
     await h.services.webhookWorker.runDue();
     const now = Math.floor(h.clock.now());
     const busy = await h.db.get<{ n: number }>(
-      `SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending' AND (next_at <= $1 OR lease_until > $1)`,
+      `SELECT (SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending' AND (next_at <= $1 OR lease_until > $1))
+            + (SELECT COUNT(*) FROM webhook_outbox) AS n`,
       [now],
     );
     if (Number(busy?.n) === 0) return;

@@ -1,6 +1,6 @@
 import { dialectOf } from '../../db/dialect.js';
 import type { TenantQueries } from '../../db/tenant.js';
-import type { DeliveryStatus } from './webhook.repository.js';
+import { OUTBOX_COLUMNS, type DeliveryStatus, type OutboxRow } from './webhook.repository.js';
 
 export interface ClaimedDelivery {
   id: number;
@@ -37,6 +37,19 @@ export class DeliveryQueueRepository {
       [leaseUntil, token, now, limit],
     );
     return rows.map((r) => ({ ...r, id: Number(r.id), account_id: Number(r.account_id), webhook_id: Number(r.webhook_id), attempts: Number(r.attempts) }));
+  }
+
+  /**
+   * Up to `limit` outbox rows of any account, oldest first, locked for this
+   * transaction (PostgreSQL: rows another node is expanding are skipped).
+   */
+  async outbox(limit: number): Promise<Array<OutboxRow & { account_id: number }>> {
+    const rows = await this.t.untenanted<OutboxRow & { account_id: number }>(
+      'the outbox is shared by every account; each row is expanded tenant-scoped by its account_id',
+      `SELECT ${OUTBOX_COLUMNS} FROM webhook_outbox ORDER BY id LIMIT $1${dialectOf(this.t).forUpdateSkipLocked}`,
+      [limit],
+    );
+    return rows.map((r) => ({ ...r, account_id: Number(r.account_id) }));
   }
 
   /** The earliest `next_at` of a pending delivery (to sleep until it), or null. */

@@ -22,6 +22,8 @@ export interface WorkerOptions {
   pollMs: number;
 }
 
+/** Outbox rows (one per ingest batch and subscription) expanded into deliveries per round. */
+const OUTBOX_ROWS_PER_ROUND = 20;
 /** An unverified subscription's deliveries wait this long before they are looked at again. */
 const UNVERIFIED_WAIT_MS = 60_000;
 /** After a nudge, wait this long so one round takes the deliveries of several ingest batches. */
@@ -136,6 +138,7 @@ export class DeliveryWorker {
 
   /** One claim and its attempts; answers how many were claimed. */
   private async round(): Promise<number> {
+    await this.expandOutbox();
     const now = Math.floor(this.clock.now());
     const token = randomUUID();
     const claimed = await new DeliveryQueueRepository(tenant(this.db, 0)).claim(now, now + this.opts.leaseMs, token, this.opts.batch);
@@ -187,6 +190,14 @@ export class DeliveryWorker {
       }
     });
     return claimed.length;
+  }
+
+  /** Moves what ingest queued (webhook_outbox, one row per batch) into delivery rows, in one transaction. */
+  private async expandOutbox(): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const rows = await new DeliveryQueueRepository(tenant(tx, 0)).outbox(OUTBOX_ROWS_PER_ROUND);
+      for (const r of rows) await new WebhookRepository(tenant(tx, r.account_id)).expand([r]);
+    });
   }
 
   /** One signed POST and what it means for the delivery. */

@@ -10,8 +10,10 @@ import { WebhookRepository } from './webhook.repository.js';
  * The outbox writer: called by the call history in the transaction that
  * applies `call.ended`, it queues one delivery per ended call and active,
  * matching subscription, so an acknowledged ingest is reported even if the
- * process dies right after. Only (subscription, call) rows are written: the
- * report itself is built at the first attempt, off the ingest path.
+ * process dies right after. Only one outbox row per subscription and
+ * transaction is written (the call ids; the worker expands it into
+ * deliveries): the report itself is built at the first attempt, off the
+ * ingest path.
  * A late correction (sign -1 then +1 for the same call, in one transaction)
  * queues nothing: the call was reported (or not) when it ended, and a
  * subscription that became active since must not receive it.
@@ -38,13 +40,16 @@ export class WebhookSink implements CallRecordSink {
     const repo = new WebhookRepository(tenant(tx, accountId));
     const subs = await repo.active();
     if (subs.length === 0) return;
-    const rows: Array<{ webhookId: number; callId: string }> = [];
+    const now = Math.floor(this.clock.now());
+    let queued = false;
     for (const s of subs) {
       const filter = parseFilter(s.filter);
-      for (const r of records) if (matchesFilter(filter, r)) rows.push({ webhookId: Number(s.id), callId: r.callId });
+      const callIds: string[] = [];
+      for (const r of records) if (matchesFilter(filter, r)) callIds.push(r.callId);
+      if (callIds.length === 0) continue;
+      await repo.enqueue(Number(s.id), callIds, now);
+      queued = true;
     }
-    if (rows.length === 0) return;
-    await repo.enqueue(rows, Math.floor(this.clock.now()));
-    this.onQueued();
+    if (queued) this.onQueued();
   }
 }

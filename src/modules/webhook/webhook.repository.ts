@@ -33,21 +33,14 @@ export interface AttemptRow {
 
 const WEBHOOK_COLUMNS = 'id, url, name, filter, secret, status, last_error';
 
-const ENQUEUE_CHUNKS = [64, 16, 4, 1] as const;
-const enqueueStatements = new Map<number, string>();
-function enqueueSql(rows: number): string {
-  let sql = enqueueStatements.get(rows);
-  if (!sql) {
-    const values = Array.from(
-      { length: rows },
-      (_, k) => `($1, CAST($${3 + 2 * k} AS BIGINT), CAST($${4 + 2 * k} AS TEXT), 'pending', 0, CAST($2 AS BIGINT), 0, CAST($2 AS BIGINT))`,
-    );
-    sql = `INSERT INTO webhook_deliveries (account_id, webhook_id, call_id, status, attempts, next_at, lease_until, created_at)
-      VALUES ${values.join(', ')} ON CONFLICT (webhook_id, call_id) DO NOTHING`;
-    enqueueStatements.set(rows, sql);
-  }
-  return sql;
+export interface OutboxRow {
+  id: number;
+  webhook_id: number;
+  call_ids: string;
+  created_at: number;
 }
+
+export const OUTBOX_COLUMNS = 'id, account_id, webhook_id, call_ids, created_at';
 
 /** The `webhooks`, `webhook_deliveries` and `webhook_attempts` tables of one account (migration 050). */
 export class WebhookRepository {
@@ -114,24 +107,48 @@ export class WebhookRepository {
       [id],
     );
     await this.t.run('DELETE FROM webhook_deliveries WHERE account_id = $1 AND webhook_id = $2', [id]);
+    await this.t.run('DELETE FROM webhook_outbox WHERE account_id = $1 AND webhook_id = $2', [id]);
     return (await this.t.run('DELETE FROM webhooks WHERE account_id = $1 AND id = $2', [id])).changes === 1;
   }
 
   /**
-   * New pending deliveries, due at `now`; a (subscription, call) pair already
-   * queued keeps its row. Multi-row INSERTs in chunks of fixed sizes (64, 16,
-   * 4, 1 rows): few round trips and calls into the driver on the ingest path,
-   * and only four statement texts for the prepared-statement caches.
+   * Queues the ended calls for a subscription, due at `now`: on the ingest
+   * path, one outbox row per subscription and transaction, the call ids as a
+   * JSON array (migration 120). `expand` turns it into delivery rows later.
    */
-  async enqueue(rows: Array<{ webhookId: number; callId: string }>, now: number): Promise<void> {
-    let i = 0;
-    for (const size of ENQUEUE_CHUNKS) {
-      for (; rows.length - i >= size; i += size) {
-        const params: Array<string | number> = [now];
-        for (let k = i; k < i + size; k++) params.push(rows[k]!.webhookId, rows[k]!.callId);
-        await this.t.run(enqueueSql(size), params);
-      }
+  async enqueue(webhookId: number, callIds: readonly string[], now: number): Promise<void> {
+    await this.t.run('INSERT INTO webhook_outbox (account_id, webhook_id, call_ids, created_at) VALUES ($1, $2, $3, $4)', [
+      webhookId,
+      JSON.stringify(callIds),
+      now,
+    ]);
+  }
+
+  /**
+   * Moves outbox rows of this account into `webhook_deliveries` (pending, due
+   * when the calls ended); a (subscription, call) pair already queued keeps
+   * its row, and the calls of a deleted subscription are dropped. Call in a
+   * transaction: the rows leave the outbox in the same one.
+   */
+  async expand(rows: readonly OutboxRow[]): Promise<void> {
+    const postgres = dialectOf(this.t).name === 'postgres';
+    const elements = postgres ? 'jsonb_array_elements_text(CAST($4 AS jsonb)) AS j(value)' : 'json_each($4) AS j';
+    for (const r of rows) {
+      await this.t.run(
+        `INSERT INTO webhook_deliveries (account_id, webhook_id, call_id, status, attempts, next_at, lease_until, created_at)
+         SELECT CAST($1 AS BIGINT), CAST($2 AS BIGINT), j.value, 'pending', 0, CAST($3 AS BIGINT), 0, CAST($3 AS BIGINT) FROM ${elements}
+         WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.account_id = $1 AND w.id = $2)
+         ON CONFLICT (webhook_id, call_id) DO NOTHING`,
+        [Number(r.webhook_id), Number(r.created_at), r.call_ids],
+      );
+      await this.t.run('DELETE FROM webhook_outbox WHERE account_id = $1 AND id = $2', [Number(r.id)]);
     }
+  }
+
+  /** This account's outbox, moved into the delivery log (before the log is read or changed). */
+  async expandOutbox(): Promise<void> {
+    const rows = await this.t.all<OutboxRow>(`SELECT ${OUTBOX_COLUMNS} FROM webhook_outbox WHERE account_id = $1 ORDER BY id${dialectOf(this.t).forUpdate}`);
+    await this.expand(rows);
   }
 
   /** Deliveries, newest first, after cursor `before` (a delivery id). */

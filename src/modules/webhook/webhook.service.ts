@@ -53,6 +53,10 @@ export class WebhookService {
     private readonly allowPrivate: boolean,
   ) {}
 
+  private expandOutbox(accountId: number): Promise<void> {
+    return this.db.transaction((tx) => new WebhookRepository(tenant(tx, accountId)).expandOutbox());
+  }
+
   private repo(accountId: number) {
     return new WebhookRepository(tenant(this.db, accountId));
   }
@@ -163,6 +167,8 @@ export class WebhookService {
       if (!/^\d{1,15}$/.test(f.cursor)) throw fail(1000, 'cursor');
       before = Number(f.cursor);
     }
+    // What ingest queued since the worker's last round is part of the log already.
+    await this.expandOutbox(accountId);
     const repo = this.repo(accountId);
     const rows = await repo.deliveries({ webhookId: f.webhookId, status: f.status, callId: f.callId, before, limit: limit + 1 });
     const page = rows.slice(0, limit);
@@ -183,6 +189,7 @@ export class WebhookService {
 
   /** Sends a delivery again from now on, with the same body and webhook-id; its log is kept. */
   async redeliver(accountId: number, deliveryId: number): Promise<void> {
+    await this.expandOutbox(accountId);
     if (!(await this.repo(accountId).redeliver(deliveryId, Math.floor(this.clock.now())))) throw fail(1012, `delivery ${deliveryId} not found`);
     afterCommit(() => this.worker.nudge());
   }
