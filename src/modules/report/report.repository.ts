@@ -34,6 +34,10 @@ function firstQuarter(seg: Segment): string {
 export class ReportRepository {
   constructor(private readonly t: TenantQueries) {}
 
+  get accountId(): number {
+    return this.t.accountId;
+  }
+
   /**
    * report_queue summed per group and interval of a segment (k: the
    * interval's first quarter hour), only the columns named (the thresholds
@@ -121,6 +125,15 @@ export class ReportRepository {
        WHERE account_id = $1 AND queued_at >= $2 AND queued_at < $3 AND group_id IS NOT NULL ${groupId === null ? '' : 'AND group_id = $4'}`,
       groupId === null ? [from, to] : [from, to, groupId],
     );
+  }
+
+  /** Change marks of the UTC days fromDay…toDay (report_versions; a day never marked has no row). */
+  async marks(fromDay: number, toDay: number): Promise<Map<number, number>> {
+    const rows = await this.t.allValues('SELECT utc_day, version FROM report_versions WHERE account_id = $1 AND utc_day >= $2 AND utc_day <= $3', [
+      fromDay,
+      toDay,
+    ]);
+    return new Map(rows.map((r) => [Number(r[0]), Number(r[1])]));
   }
 
   /** Agents of the account (not deleted), or those mapped to a group. */
