@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fail } from '../../../errors/catalogue.js';
 import { AgentSums, QueueSums } from '../figures.js';
-import type { Interval } from '../intervals.js';
+import { QUARTER, intervalsOf, type Interval, type IntervalName } from '../intervals.js';
 import type { ReportRepository } from '../report.repository.js';
 import { agentRow, agentSums, queueRow, queueSums, type AgentParams, type AgentSumsAnswer, type QuarterRange, type QueueParams } from '../report.sums.js';
 import { utcDayOf } from '../rollup/marks.js';
@@ -53,6 +53,16 @@ function join(keys: readonly number[], parts: readonly Fragment[], missing: (key
   return Buffer.concat([Buffer.from('['), ...list, Buffer.from(']')]);
 }
 
+/**
+ * Refuses, before anything is read, a report whose keys known up front times
+ * its intervals is more than MAX_ROWS (the intervals are only walked when the
+ * quarter hours alone could be too many).
+ */
+function checkRows(keys: number, range: QuarterRange, p: { interval: IntervalName; tz: string }): void {
+  if (keys * ((range.end - range.start) / QUARTER) <= MAX_ROWS) return;
+  if (keys * intervalsOf(range.start, range.end, p.interval, p.tz).intervals.length > MAX_ROWS) throw tooManyRows();
+}
+
 const reasonsKey = (reasons: readonly string[]) => reasons.join('\u0000');
 
 /**
@@ -90,10 +100,9 @@ export class DayAnswers {
     const tokens = await this.tokens(repo, pieces, range);
     const shape = `q|${repo.accountId}|${p.tz}|${p.interval}|${p.groupId}|${p.sl.join(',')}|${p.sa}|${bhKey(p)}`;
     const parts: Fragment[] = [];
+    checkRows(p.keys.length, range, p);
     let count = 0;
     for (const [i, piece] of pieces.entries()) {
-      // At least the groups asked for times the intervals so far: stop before reading a range that is too long.
-      if (p.keys.length * count > MAX_ROWS) throw tooManyRows();
       const key = `${shape}|${piece.start}`;
       let f = piece.whole ? this.cache.get(key, tokens[i]!) : undefined;
       if (!f) {
@@ -119,9 +128,8 @@ export class DayAnswers {
     const shape = `a|${repo.accountId}|${p.tz}|${p.interval}|${bhKey(p)}|${p.filtered}|${agents}`;
     const parts: AgentFragment[] = [];
     const fresh = new Map<number, AgentSumsAnswer>();
-    let count = 0;
+    checkRows(p.agents.length, range, p);
     for (const [i, piece] of pieces.entries()) {
-      if (p.agents.length * count > MAX_ROWS) throw tooManyRows();
       let f = piece.whole ? (this.cache.get(`${shape}|${piece.start}`, tokens[i]!) as AgentFragment | undefined) : undefined;
       if (!f) {
         const ans = await agentSums(repo, p, piece);
@@ -129,7 +137,6 @@ export class DayAnswers {
         f = agentFragment(ans, ans.reasons);
       }
       parts.push(f);
-      count += f.intervals.length;
     }
     // Every row names the reasons of the whole report: a day written with other ones is written again.
     const all = [...new Set(parts.flatMap((f) => f.reasons))].sort();
@@ -139,7 +146,6 @@ export class DayAnswers {
       if (parts[i]!.writtenWith !== written) parts[i] = agentFragment(fresh.get(i) ?? (await agentSums(repo, p, piece)), all);
       if (piece.whole) this.cache.set(`${shape}|${piece.start}`, tokens[i]!, parts[i]!);
     }
-    if (p.agents.length * count > MAX_ROWS) throw tooManyRows();
     const empty = new AgentSums();
     return join(p.agents, parts, (a, f) => Buffer.from(f.intervals.map((iv) => JSON.stringify(agentRow(a, iv, empty, all))).join(',')));
   }
