@@ -23,7 +23,7 @@ export interface AbandonedRow {
  * report_agent, report_agent_breaks), and, where a report needs them,
  * reads of tables other modules own, each one statement: the finished calls
  * (`calls`, calls/), the agents and their group mapping (`agents`,
- * `agent_groups`, agent/).
+ * `agent_groups`, agent/), the group ids (`groups`, group/).
  */
 /** The first quarter hour of a row's interval within a segment (SQL; integers only, so inlined). */
 function firstQuarter(seg: Segment): string {
@@ -134,6 +134,11 @@ export class ReportRepository {
       toDay,
     ]);
     return new Map(rows.map((r) => [Number(r[0]), Number(r[1])]));
+  }
+
+  /** The account's groups (`groups`, group/): every report/queue without groupId has their rows. */
+  async groupIds(): Promise<number[]> {
+    return (await this.t.allValues('SELECT group_id FROM groups WHERE account_id = $1 ORDER BY group_id')).map((r) => Number(r[0]));
   }
 
   /** Agents of the account (not deleted), or those mapped to a group. */

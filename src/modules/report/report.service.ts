@@ -87,7 +87,7 @@ export class ReportService {
     const sa = shortAbandonOf(q.shortAbandon);
     const groupId = q.groupId ?? null;
     if (groupId !== null && !(await this.deps.groups.exists(accountId, groupId))) throw new AppError(1006, `Group id does not exist: ${groupId}`);
-    const keys = groupId !== null ? [groupId] : (await this.deps.groups.list(accountId)).map((g) => g.groupId);
+    const keys = groupId !== null ? [groupId] : await this.repo(accountId).groupIds();
     return { p: { tz, interval: q.interval, bh, sl, sa, groupId, keys }, range };
   }
 
@@ -108,7 +108,7 @@ export class ReportService {
   async queueAnswer(accountId: number, q: QueueReportInput) {
     const { p, range } = await this.queueParams(accountId, q);
     if (!DAY_INTERVALS.has(p.interval) || !this.days.enabled) return { data: await this.queueRows(accountId, p, range) };
-    return preserializedData([await this.days.queue(this.repo(accountId), p, range)]);
+    return preserializedData(await this.days.queue(this.repo(accountId), p, range));
   }
 
   private async agentParams(accountId: number, q: AgentReportInput): Promise<{ p: AgentParams; range: QuarterRange }> {
@@ -142,7 +142,7 @@ export class ReportService {
   async agentAnswer(accountId: number, q: AgentReportInput) {
     const { p, range } = await this.agentParams(accountId, q);
     if (!DAY_INTERVALS.has(p.interval) || !this.days.enabled) return { data: await this.agentRows(accountId, p, range) };
-    return preserializedData([await this.days.agent(this.repo(accountId), p, range)]);
+    return preserializedData(await this.days.agent(this.repo(accountId), p, range));
   }
 
   async abandoned(accountId: number, q: AbandonedInput) {

@@ -3,7 +3,7 @@ import { fail } from '../../../errors/catalogue.js';
 import { AgentSums, QueueSums } from '../figures.js';
 import { QUARTER, intervalsOf, type Interval, type IntervalName } from '../intervals.js';
 import type { ReportRepository } from '../report.repository.js';
-import { agentRow, agentSums, queueRow, queueSums, type AgentParams, type AgentSumsAnswer, type QuarterRange, type QueueParams } from '../report.sums.js';
+import { agentRow, agentSums, queueRow, queueSums, type AgentParams, type QuarterRange, type QueueParams } from '../report.sums.js';
 import { utcDayOf } from '../rollup/marks.js';
 import { DayCache } from './day-cache.js';
 import { dayPieces, type DayPiece } from './day-pieces.js';
@@ -27,6 +27,8 @@ interface AgentFragment extends Fragment {
 }
 
 const COMMA = Buffer.from(',');
+const OPEN = Buffer.from('[');
+const CLOSE = Buffer.from(']');
 
 function fragment<S>(intervals: Interval[], sums: Map<number, S[]>, row: (key: number, iv: Interval, s: S) => unknown) {
   const rows = new Map<number, Buffer>();
@@ -39,18 +41,56 @@ function fragment<S>(intervals: Interval[], sums: Map<number, S[]>, row: (key: n
   return { intervals, rows, size: size + intervals.length * 32 };
 }
 
-/** `[` the rows of every key in order, each key's pieces in time order `]`, in one buffer. */
-function join(keys: readonly number[], parts: readonly Fragment[], missing: (key: number, f: Fragment) => Buffer): Buffer {
-  const list: Buffer[] = [];
+/**
+ * `[` the rows of every key in order, each key's pieces in time order `]`,
+ * as pieces to send one after another: a key's rows of a day of 1 kB or
+ * more stay views of the kept bytes (copying megabytes on every answer cost
+ * more than all the rest), smaller ones are copied together into 64 kB chunks
+ * (a write per piece costs more than copying a few hundred bytes).
+ */
+function join(keys: readonly number[], parts: readonly Fragment[], missing: (key: number, f: Fragment) => Buffer): Buffer[] {
+  const out = new Pieces();
+  out.add(OPEN);
+  let first = true;
   for (const key of keys) {
     for (const f of parts) {
       const bytes = f.rows.get(key) ?? missing(key, f);
       if (bytes.length === 0) continue;
-      if (list.length > 0) list.push(COMMA);
-      list.push(bytes);
+      if (!first) out.add(COMMA);
+      first = false;
+      out.add(bytes);
     }
   }
-  return Buffer.concat([Buffer.from('['), ...list, Buffer.from(']')]);
+  out.add(CLOSE);
+  out.cut();
+  return out.list;
+}
+
+class Pieces {
+  readonly list: Buffer[] = [];
+  private chunk = Buffer.alloc(0);
+  private start = 0;
+  private pos = 0;
+
+  add(bytes: Buffer): void {
+    if (bytes.length >= 1024) {
+      this.cut();
+      this.list.push(bytes);
+      return;
+    }
+    if (this.pos + bytes.length > this.chunk.length) {
+      this.cut();
+      this.chunk = Buffer.allocUnsafe(64 * 1024);
+      this.start = this.pos = 0;
+    }
+    this.pos += bytes.copy(this.chunk, this.pos);
+  }
+
+  /** Ends the small pieces gathered since the last cut as one piece. */
+  cut(): void {
+    if (this.pos > this.start) this.list.push(this.chunk.subarray(this.start, this.pos));
+    this.start = this.pos;
+  }
 }
 
 /**
@@ -95,65 +135,90 @@ export class DayAnswers {
     });
   }
 
-  async queue(repo: ReportRepository, p: QueueParams, range: QuarterRange): Promise<Buffer> {
+  async queue(repo: ReportRepository, p: QueueParams, range: QuarterRange): Promise<Buffer[]> {
+    checkRows(p.keys.length, range, p);
     const pieces = dayPieces(range.start, range.end, p.tz);
     const tokens = await this.tokens(repo, pieces, range);
     const shape = `q|${repo.accountId}|${p.tz}|${p.interval}|${p.groupId}|${p.sl.join(',')}|${p.sa}|${bhKey(p)}`;
-    const parts: Fragment[] = [];
-    checkRows(p.keys.length, range, p);
-    let count = 0;
-    for (const [i, piece] of pieces.entries()) {
-      const key = `${shape}|${piece.start}`;
-      let f = piece.whole ? this.cache.get(key, tokens[i]!) : undefined;
-      if (!f) {
-        const ans = await queueSums(repo, p, piece);
-        f = fragment(ans.intervals, ans.sums, (g, iv, s: QueueSums) => queueRow(g, iv, s, p.sl));
-        if (piece.whole) this.cache.set(key, tokens[i]!, f);
-      }
-      parts.push(f);
-      count += f.intervals.length;
+    const parts: Array<Fragment | undefined> = pieces.map((piece, i) => (piece.whole ? this.cache.get(`${shape}|${piece.start}`, tokens[i]!) : undefined));
+    for (const [i, ans] of await readRuns(pieces, parts, (r) => queueSums(repo, p, r))) {
+      parts[i] = fragment(ans.intervals, ans.sums, (g, iv, s) => queueRow(g, iv, s, p.sl));
+      if (pieces[i]!.whole) this.cache.set(`${shape}|${pieces[i]!.start}`, tokens[i]!, parts[i]!);
     }
+    const done = parts as Fragment[];
     const keys = new Set(p.keys);
-    for (const f of parts) for (const g of f.rows.keys()) keys.add(g);
+    for (const f of done) for (const g of f.rows.keys()) keys.add(g);
     const sorted = [...keys].sort((a, b) => a - b);
-    if (sorted.length * count > MAX_ROWS) throw tooManyRows();
+    if (sorted.length * done.reduce((n, f) => n + f.intervals.length, 0) > MAX_ROWS) throw tooManyRows();
     const empty = new QueueSums();
-    return join(sorted, parts, (g, f) => Buffer.from(f.intervals.map((iv) => JSON.stringify(queueRow(g, iv, empty, p.sl))).join(',')));
+    return join(sorted, done, (g, f) => Buffer.from(f.intervals.map((iv) => JSON.stringify(queueRow(g, iv, empty, p.sl))).join(',')));
   }
 
-  async agent(repo: ReportRepository, p: AgentParams, range: QuarterRange): Promise<Buffer> {
+  async agent(repo: ReportRepository, p: AgentParams, range: QuarterRange): Promise<Buffer[]> {
+    checkRows(p.agents.length, range, p);
     const pieces = dayPieces(range.start, range.end, p.tz);
     const tokens = await this.tokens(repo, pieces, range);
     const agents = createHash('sha1').update(p.agents.join(',')).digest('base64url');
     const shape = `a|${repo.accountId}|${p.tz}|${p.interval}|${bhKey(p)}|${p.filtered}|${agents}`;
+    const kept = pieces.map((piece, i) => (piece.whole ? (this.cache.get(`${shape}|${piece.start}`, tokens[i]!) as AgentFragment | undefined) : undefined));
+    const fresh = await readRuns(pieces, kept, (r) => agentSums(repo, p, r));
+    // Every row names the reasons of the whole report: a day written with other ones is written again.
+    const own = pieces.map((_, i) => kept[i]?.reasons ?? reasonsIn(fresh.get(i)!.sums));
+    const all = [...new Set(own.flat())].sort();
+    const written = reasonsKey(all);
     const parts: AgentFragment[] = [];
-    const fresh = new Map<number, AgentSumsAnswer>();
-    checkRows(p.agents.length, range, p);
     for (const [i, piece] of pieces.entries()) {
-      let f = piece.whole ? (this.cache.get(`${shape}|${piece.start}`, tokens[i]!) as AgentFragment | undefined) : undefined;
-      if (!f) {
-        const ans = await agentSums(repo, p, piece);
-        fresh.set(i, ans);
-        f = agentFragment(ans, ans.reasons);
+      let f = kept[i];
+      if (f?.writtenWith !== written) {
+        const ans = fresh.get(i) ?? (await agentSums(repo, p, piece));
+        f = { ...fragment(ans.intervals, ans.sums, (a, iv, s) => agentRow(a, iv, s, all)), reasons: own[i]!, writtenWith: written };
+        if (piece.whole) this.cache.set(`${shape}|${piece.start}`, tokens[i]!, f);
       }
       parts.push(f);
-    }
-    // Every row names the reasons of the whole report: a day written with other ones is written again.
-    const all = [...new Set(parts.flatMap((f) => f.reasons))].sort();
-    const written = reasonsKey(all);
-    for (const [i, piece] of pieces.entries()) {
-      if (parts[i]!.writtenWith === written && !fresh.has(i)) continue;
-      if (parts[i]!.writtenWith !== written) parts[i] = agentFragment(fresh.get(i) ?? (await agentSums(repo, p, piece)), all);
-      if (piece.whole) this.cache.set(`${shape}|${piece.start}`, tokens[i]!, parts[i]!);
     }
     const empty = new AgentSums();
     return join(p.agents, parts, (a, f) => Buffer.from(f.intervals.map((iv) => JSON.stringify(agentRow(a, iv, empty, all))).join(',')));
   }
 }
 
-function agentFragment(ans: AgentSumsAnswer, writeWith: string[]): AgentFragment {
-  const f = fragment(ans.intervals, ans.sums, (a, iv, s: AgentSums) => agentRow(a, iv, s, writeWith));
-  return { ...f, reasons: ans.reasons, writtenWith: reasonsKey(writeWith) };
+/**
+ * The sums of the pieces not kept (`kept[i]` undefined): one read per run of
+ * consecutive such pieces, cut back into pieces (no interval crosses a
+ * piece's edge, so each interval belongs to the piece its start is in).
+ */
+async function readRuns<S>(
+  pieces: readonly DayPiece[],
+  kept: ReadonlyArray<unknown>,
+  read: (range: QuarterRange) => Promise<{ intervals: Interval[]; sums: Map<number, S[]> }>,
+): Promise<Map<number, { intervals: Interval[]; sums: Map<number, S[]> }>> {
+  const out = new Map<number, { intervals: Interval[]; sums: Map<number, S[]> }>();
+  for (let i = 0; i < pieces.length; ) {
+    if (kept[i] !== undefined) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < pieces.length && kept[j + 1] === undefined) j++;
+    const ans = await read({ start: pieces[i]!.start, end: pieces[j]!.end });
+    let from = 0;
+    for (let k = i; k <= j; k++) {
+      let to = from;
+      while (to < ans.intervals.length && ans.intervals[to]!.start < pieces[k]!.end) to++;
+      const sums = new Map<number, S[]>();
+      for (const [key, list] of ans.sums) sums.set(key, list.slice(from, to));
+      out.set(k, { intervals: ans.intervals.slice(from, to), sums });
+      from = to;
+    }
+    i = j + 1;
+  }
+  return out;
+}
+
+/** The break reasons with time in a piece's sums, sorted. */
+function reasonsIn(sums: Map<number, AgentSums[]>): string[] {
+  const out = new Set<string>();
+  for (const list of sums.values()) for (const s of list) for (const r of s.breaks.keys()) out.add(r);
+  return [...out].sort();
 }
 
 function bhKey(p: QueueParams | AgentParams): string {
