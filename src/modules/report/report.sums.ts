@@ -1,6 +1,16 @@
 import { localDay } from '../../time/zone.js';
 import { AgentSums, QueueSums } from './figures.js';
-import { QUARTER, inBusinessHours, intervalOfGroup, intervalsOf, segmentsOf, type BusinessHours, type Interval, type IntervalName, type Segment } from './intervals.js';
+import {
+  QUARTER,
+  inBusinessHours,
+  intervalOfGroup,
+  intervalsOf,
+  segmentsOf,
+  type BusinessHours,
+  type Interval,
+  type IntervalName,
+  type Segment,
+} from './intervals.js';
 import type { QueueRollupRow, ReportRepository } from './report.repository.js';
 import { QUEUE_SUMS } from './rollup/queue-rollup.js';
 import { isStoredSa, isStoredSl } from './thresholds.js';

@@ -192,7 +192,7 @@ async function readRuns<S>(
   read: (range: QuarterRange) => Promise<{ intervals: Interval[]; sums: Map<number, S[]> }>,
 ): Promise<Map<number, { intervals: Interval[]; sums: Map<number, S[]> }>> {
   const out = new Map<number, { intervals: Interval[]; sums: Map<number, S[]> }>();
-  for (let i = 0; i < pieces.length; ) {
+  for (let i = 0; i < pieces.length;) {
     if (kept[i] !== undefined) {
       i++;
       continue;
