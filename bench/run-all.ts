@@ -5,13 +5,13 @@
  *      (account/getSettings with ssid and with a token) — bench/core.ts;
  *   2. the modules' own benchmarks, each run as it is written, their result
  *      tables collected: bench/hot-lookups.ts, bench/ingest-live.ts,
- *      bench/analysis.ts (whichever exist);
+ *      bench/analysis.ts, bench/reports.ts (whichever exist);
  *   3. with SOAK_SECONDS (or --soak N): steady load for that long, RSS
  *      sampled, no error allowed.
  *
  * Prints every figure and writes docs/benchmarks.md.
  *
- *   npx callcenter bench [--only core,hot,ingest,analysis,soak] [--db sqlite|postgres|both]
+ *   npx callcenter bench [--only core,hot,ingest,analysis,reports,soak] [--db sqlite|postgres|both]
  *                        [--duration 5] [--rounds 3] [--quick] [--out docs/benchmarks.md]
  *
  * Needs wrk (apt-get install wrk); PostgreSQL from BENCH_DATABASE_URL (or
@@ -32,7 +32,7 @@ const quick = options.quick !== undefined;
 const DURATION = Number(options.duration ?? (quick ? 2 : 5));
 const ROUNDS = Number(options.rounds ?? (quick ? 1 : 3));
 const SOAK = Number(options.soak ?? process.env.SOAK_SECONDS ?? 0);
-const ONLY = new Set((options.only ?? 'core,hot,ingest,analysis,soak').split(','));
+const ONLY = new Set((options.only ?? 'core,hot,ingest,analysis,reports,soak').split(','));
 const OUT = path.resolve(root, options.out ?? 'docs/benchmarks.md');
 
 // --quick keeps its smaller seeded databases apart from the full-size ones the scripts keep for reuse.
@@ -56,6 +56,14 @@ const MODULE_BENCHES: Array<{ key: string; title: string; file: string; args: st
     title: `Analysis (analysis/hits over ${quick ? '200,000' : '10 million'} calls)`,
     file: 'bench/analysis.ts',
     args: quick ? ['--quick', '--data-dir', path.join(quickDir, 'analysis'), '--schema', 'bench_analysis_quick'] : [],
+  },
+  {
+    key: 'reports',
+    title: `Manager reports (report/queue, report/agent, report/abandoned over ${quick ? '200,000' : '10 million'} calls, 30 days)`,
+    file: 'bench/reports.ts',
+    args: quick
+      ? ['--quick', '--data-dir', path.join(quickDir, 'reports'), '--schema', 'bench_reports_quick']
+      : ['--calls', '10000000', '--data-dir', 'data/bench-reports-10m', '--schema', 'bench_reports_10m'],
   },
 ];
 
@@ -144,7 +152,7 @@ async function main(): Promise<number> {
 
   const howTo = [
     '```sh',
-    'npx callcenter bench                     # full size: 1 million contacts, 10 million calls (seeded once, then reused)',
+    'npx callcenter bench                     # full size: 1 million contacts, 10 million calls for analysis and for reports (seeded once, then reused)',
     'npx callcenter bench --quick             # minutes: 100,000 contacts, 200,000 calls, 2 s runs',
     'npx callcenter bench --only core,ingest  # a part',
     'SOAK_SECONDS=600 npx callcenter bench --only soak   # steady load for 10 minutes, RSS sampled',

@@ -18,7 +18,7 @@ const usage = `callcenter <command>
                                         re-key the analysis roll-ups (after a time-zone change)
   simulate [--rate N] [--speed X] [--duration S] [--url U --user-id I --token T]
                                         drive simulated call traffic (docs/simulator.md)
-  bench [--only core,hot,ingest,analysis,soak] [--db sqlite|postgres|both] [--quick]
+  bench [--only core,hot,ingest,analysis,reports,soak] [--db sqlite|postgres|both] [--quick]
                                         run the benchmark suite, write docs/benchmarks.md
                                         (SOAK_SECONDS=N adds a soak; see docs/benchmarks.md)
   connect asterisk --ami HOST:PORT --ami-user U --ami-secret S [--api URL --user-id I --token T]

@@ -32,6 +32,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ ANALYSIS_CACHE_MB: '0' }).analysisCacheBytes).toBe(0);
     expect(loadConfig({ ANALYSIS_CACHE_MB: '128' }).analysisCacheBytes).toBe(128 * 2 ** 20);
   });
+  it('reads the report cache budget in MB (default 32, 0 disables it)', () => {
+    expect(loadConfig({}).reportCacheBytes).toBe(32 * 2 ** 20);
+    expect(loadConfig({ REPORT_CACHE_MB: '0' }).reportCacheBytes).toBe(0);
+    expect(() => loadConfig({ REPORT_CACHE_MB: '-1' })).toThrow(/REPORT_CACHE_MB/);
+  });
   it('never echoes a database URL (it may hold a password)', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://u:secret@h/db' })).toThrow(/DATABASE_URL/);
     try {

@@ -75,7 +75,7 @@ export function buildServices(ctx: AppContext) {
   });
   webhookSink.onQueued = () => webhookWorker.nudge();
   const webhooks = new WebhookService(db, clock, webhookHttp, webhookWorker, config.webhookAllowPrivate);
-  const reports = new ReportService(db, { accounts, groups });
+  const reports = new ReportService(db, { accounts, groups }, config.reportCacheBytes);
   return {
     auth,
     audit,

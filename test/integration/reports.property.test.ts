@@ -11,7 +11,8 @@ import { at, feed, report, utc } from './reports.fixtures.js';
  * wrapped up with or without a named call) in a random zone over a DST
  * change, report/queue and report/agent by day equal a brute-force
  * computation over the events (each second given to the local day Intl
- * names), and the sum of the hours equals the total.
+ * names), the sum of the hours equals the total, and the answers put
+ * together from local days (15m, hour, day) equal one read of the range.
  */
 const ZONES = ['UTC', 'America/New_York', 'Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'Europe/London'];
 const START = utc(2026, 10, 31, 12); // New York's DST ends 2026-11-01; Lord Howe's starts 2026-10-04 (outside), London's ended 10-25.
@@ -248,6 +249,16 @@ forEachDatabase('reports: property against a brute force over the events', (use)
           const mine = hours.filter((r) => r.agentId === tot.agentId);
           for (const k of ['loginTime', 'availableTime', 'talkTime', 'holdTime', 'wrapTime', 'breakTime', 'offered', 'answered', 'missed']) {
             expect(round2(mine.reduce((s, r) => s + r[k]!, 0))).toBe(tot[k]);
+          }
+        }
+        // By 15 minutes, hour and day the answer is put together from local days (the range cut mid-day at both ends):
+        // the same rows as one read of the whole range, asked twice (the second from the days kept).
+        for (const interval of ['15m', 'hour', 'day'] as const) {
+          const oneRead = await h.services.reports.queue(t.accountId, { ...range, interval });
+          const oneReadAgents = await h.services.reports.agent(t.accountId, { ...range, interval });
+          for (let ask = 0; ask < 2; ask++) {
+            expect(await report(h, 'queue', { ...range, interval })).toEqual(oneRead);
+            expect(await report(h, 'agent', { ...range, interval })).toEqual(oneReadAgents);
           }
         }
         const qTotal = await report<Record<string, number>>(h, 'queue', { ...range, groupId: g, interval: 'total' });

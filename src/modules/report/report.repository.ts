@@ -23,7 +23,7 @@ export interface AbandonedRow {
  * report_agent, report_agent_breaks), and, where a report needs them,
  * reads of tables other modules own, each one statement: the finished calls
  * (`calls`, calls/), the agents and their group mapping (`agents`,
- * `agent_groups`, agent/).
+ * `agent_groups`, agent/), the group ids (`groups`, group/).
  */
 /** The first quarter hour of a row's interval within a segment (SQL; integers only, so inlined). */
 function firstQuarter(seg: Segment): string {
@@ -33,6 +33,10 @@ function firstQuarter(seg: Segment): string {
 
 export class ReportRepository {
   constructor(private readonly t: TenantQueries) {}
+
+  get accountId(): number {
+    return this.t.accountId;
+  }
 
   /**
    * report_queue summed per group and interval of a segment (k: the
@@ -121,6 +125,20 @@ export class ReportRepository {
        WHERE account_id = $1 AND queued_at >= $2 AND queued_at < $3 AND group_id IS NOT NULL ${groupId === null ? '' : 'AND group_id = $4'}`,
       groupId === null ? [from, to] : [from, to, groupId],
     );
+  }
+
+  /** Change marks of the UTC days fromDay…toDay (report_versions; a day never marked has no row). */
+  async marks(fromDay: number, toDay: number): Promise<Map<number, number>> {
+    const rows = await this.t.allValues('SELECT utc_day, version FROM report_versions WHERE account_id = $1 AND utc_day >= $2 AND utc_day <= $3', [
+      fromDay,
+      toDay,
+    ]);
+    return new Map(rows.map((r) => [Number(r[0]), Number(r[1])]));
+  }
+
+  /** The account's groups (`groups`, group/): every report/queue without groupId has their rows. */
+  async groupIds(): Promise<number[]> {
+    return (await this.t.allValues('SELECT group_id FROM groups WHERE account_id = $1 ORDER BY group_id')).map((r) => Number(r[0]));
   }
 
   /** Agents of the account (not deleted), or those mapped to a group. */

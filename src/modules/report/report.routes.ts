@@ -54,8 +54,8 @@ export function reportOperations({ reports }: { reports: ReportService }) {
         },
       },
       async handler({ principal, body }) {
-        const data = await reports.queue(principal.accountId, body);
-        return body.format === 'csv' ? rawAnswer(CSV, toCsv(data, QUEUE_HEADER)) : { data };
+        if (body.format === 'csv') return rawAnswer(CSV, toCsv(await reports.queue(principal.accountId, body), QUEUE_HEADER));
+        return reports.queueAnswer(principal.accountId, body);
       },
     }),
     defineOperation({
@@ -97,8 +97,8 @@ export function reportOperations({ reports }: { reports: ReportService }) {
         },
       },
       async handler({ principal, body }) {
-        const data = await reports.agent(principal.accountId, body);
-        return body.format === 'csv' ? rawAnswer(CSV, toCsv(data, AGENT_HEADER)) : { data };
+        if (body.format === 'csv') return rawAnswer(CSV, toCsv(await reports.agent(principal.accountId, body), AGENT_HEADER));
+        return reports.agentAnswer(principal.accountId, body);
       },
     }),
     defineOperation({

@@ -1,15 +1,18 @@
 import { tenant } from '../../db/tenant.js';
 import type { Queryable } from '../../db/types.js';
 import { AppError, agentError, fail } from '../../errors/catalogue.js';
+import { preserializedData } from '../../http/envelope.js';
 import type { AccountService } from '../account/account.service.js';
 import type { GroupService } from '../group/group.service.js';
-import { AgentSums, QueueSums, round2 } from './figures.js';
-import { localDay } from '../../time/zone.js';
-import { QUARTER, inBusinessHours, intervalOfGroup, intervalsOf, segmentsOf, type BusinessHours, type IntervalName, type Segment } from './intervals.js';
-import { ReportRepository, type QueueRollupRow } from './report.repository.js';
+import { DayAnswers, MAX_ROWS, tooManyRows } from './answers/day-answers.js';
+import { round2 } from './figures.js';
+import { intervalsOf, type IntervalName } from './intervals.js';
+import { ReportRepository } from './report.repository.js';
 import { businessHours, instantRange, quarterRange, shortAbandonOf, thresholds } from './report.request.js';
-import { QUEUE_SUMS } from './rollup/queue-rollup.js';
-import { isStoredSa, isStoredSl } from './thresholds.js';
+import { agentRow, agentSums, queueRow, queueSums, type AgentParams, type QuarterRange, type QueueParams } from './report.sums.js';
+
+/** Intervals that never cross a local midnight: answered day by day (answers/). */
+const DAY_INTERVALS = new Set<IntervalName>(['15m', 'hour', 'day']);
 
 export interface QueueReportInput {
   from: number | string;
@@ -41,33 +44,6 @@ export interface AbandonedInput {
   limit?: number;
 }
 
-/** Most rows one report answers (keys × intervals). */
-const MAX_ROWS = 200_000;
-
-/** The quarter hours of the range kept by the business hours, as flags by bucket index. */
-function keptBuckets(start: number, count: number, bh: BusinessHours | null, tz: string): Uint8Array {
-  const keep = new Uint8Array(count).fill(1);
-  if (bh) for (let i = 0; i < count; i++) keep[i] = inBusinessHours(bh, tz, start + i * QUARTER) ? 1 : 0;
-  return keep;
-}
-
-/** The whole local days inside [start, end): from the first local midnight to the last (null when no whole day). */
-function wholeDays(start: number, end: number, tz: string): { start: number; end: number } | null {
-  let first: number | null = null;
-  let last: number | null = null;
-  for (let b = start; b <= end; b += QUARTER) {
-    if (localDay(b, tz).start !== b) continue;
-    first ??= b;
-    last = b;
-  }
-  return first !== null && last !== null && first < last ? { start: first, end: last } : null;
-}
-
-/** The parts of a segment inside the given spans. */
-function clip(seg: Segment, ...spans: Array<[number, number]>): Segment[] {
-  return spans.map(([a, b]) => ({ ...seg, start: Math.max(seg.start, a), end: Math.min(seg.end, b) })).filter((s) => s.start < s.end);
-}
-
 const cursorOf = (queuedAt: number, callId: string) => Buffer.from(JSON.stringify([queuedAt, callId])).toString('base64url');
 
 function parseCursor(c: string | undefined): { queuedAt: number; callId: string } | null {
@@ -87,16 +63,23 @@ function parseCursor(c: string | undefined): { queuedAt: number; callId: string 
  * from the finished calls.
  */
 export class ReportService {
+  private readonly days: DayAnswers;
+
+  /** `cacheBytes`: the budget of answers of whole days kept in memory (REPORT_CACHE_MB; 0: none, every report reads its range at once). */
   constructor(
     private readonly db: Queryable,
     private readonly deps: { accounts: AccountService; groups: GroupService },
-  ) {}
+    cacheBytes = 32 * 2 ** 20,
+  ) {
+    this.days = new DayAnswers(cacheBytes);
+  }
 
   private repo(accountId: number) {
     return new ReportRepository(tenant(this.db, accountId));
   }
 
-  async queue(accountId: number, q: QueueReportInput) {
+  /** report/queue's parameters, checked in the order of their errors, and its range. */
+  private async queueParams(accountId: number, q: QueueReportInput): Promise<{ p: QueueParams; range: QuarterRange }> {
     const { timezone: tz } = await this.deps.accounts.settings(accountId);
     const range = quarterRange(q.from, q.to, tz);
     const bh = businessHours(q.businessHours);
@@ -104,39 +87,31 @@ export class ReportService {
     const sa = shortAbandonOf(q.shortAbandon);
     const groupId = q.groupId ?? null;
     if (groupId !== null && !(await this.deps.groups.exists(accountId, groupId))) throw new AppError(1006, `Group id does not exist: ${groupId}`);
-    const { intervals, bucketIndex } = intervalsOf(range.start, range.end, q.interval, tz);
-    const keep = keptBuckets(range.start, bucketIndex.length, bh, tz);
-    const repo = this.repo(accountId);
-    // Rows of [interval index, roll-up sums]: summed per interval by the database, or per quarter hour when business hours filter them.
-    const rows: Array<[number, QueueRollupRow]> = [];
-    if (bh) {
-      for (const r of await repo.queueRows(range.start, range.end, groupId)) {
-        const i = (Number(r.bucket) - range.start) / QUARTER;
-        if (keep[i]) rows.push([bucketIndex[i]!, r]);
-      }
-    } else {
-      const cols = QUEUE_SUMS.filter((c) => !/^(sl|sa|saw)_/.test(c) || sl.some((t) => c === `sl_${t}`) || c === `sa_${sa}` || c === `saw_${sa}`);
-      for (const seg of segmentsOf(range.start, range.end, q.interval, tz, bucketIndex)) {
-        for (const r of await repo.queueSums(seg, groupId, cols)) rows.push([intervalOfGroup(seg, Number(r.k), range.start, bucketIndex), r]);
-      }
-    }
-    const keys = new Set<number>(groupId !== null ? [groupId] : (await this.deps.groups.list(accountId)).map((g) => g.groupId));
-    for (const [, r] of rows) keys.add(Number(r.group_id));
-    const sorted = [...keys].sort((a, b) => a - b);
-    if (sorted.length * intervals.length > MAX_ROWS) throw fail(1001, 'the report would have too many rows: use a longer interval or a shorter range');
-    const sums = new Map<number, QueueSums[]>(sorted.map((g) => [g, intervals.map(() => new QueueSums())]));
-    for (const [i, r] of rows) sums.get(Number(r.group_id))![i]!.addRollup(r, sl, sa);
-    if (sl.some((t) => !isStoredSl(t)) || !isStoredSa(sa)) {
-      for (const c of await repo.callWaits(range.start, range.end, groupId)) {
-        const i = Math.floor((Number(c.queued_at) - range.start) / QUARTER);
-        if (!keep[i]) continue;
-        sums.get(Number(c.group_id))?.[bucketIndex[i]!]!.addCall(c, sl, sa);
-      }
-    }
-    return sorted.flatMap((g) => intervals.map((iv, i) => ({ groupId: g, start: iv.start, end: iv.end, ...sums.get(g)![i]!.figures(sl) })));
+    const keys = groupId !== null ? [groupId] : await this.repo(accountId).groupIds();
+    return { p: { tz, interval: q.interval, bh, sl, sa, groupId, keys }, range };
   }
 
-  async agent(accountId: number, q: AgentReportInput) {
+  /** report/queue rows over the whole range in one read (CSV, and intervals longer than a day). */
+  async queue(accountId: number, q: QueueReportInput) {
+    const { p, range } = await this.queueParams(accountId, q);
+    return this.queueRows(accountId, p, range);
+  }
+
+  private async queueRows(accountId: number, p: QueueParams, range: QuarterRange) {
+    const { intervals, sums } = await queueSums(this.repo(accountId), p, range);
+    const sorted = [...sums.keys()].sort((a, b) => a - b);
+    if (sorted.length * intervals.length > MAX_ROWS) throw tooManyRows();
+    return sorted.flatMap((g) => intervals.map((iv, i) => queueRow(g, iv, sums.get(g)![i]!, p.sl)));
+  }
+
+  /** report/queue as JSON: by 15 minutes, hour or day put together from local days (answers/), else in one read. */
+  async queueAnswer(accountId: number, q: QueueReportInput) {
+    const { p, range } = await this.queueParams(accountId, q);
+    if (!DAY_INTERVALS.has(p.interval) || !this.days.enabled) return { data: await this.queueRows(accountId, p, range) };
+    return preserializedData(await this.days.queue(this.repo(accountId), p, range));
+  }
+
+  private async agentParams(accountId: number, q: AgentReportInput): Promise<{ p: AgentParams; range: QuarterRange }> {
     const { timezone: tz } = await this.deps.accounts.settings(accountId);
     const range = quarterRange(q.from, q.to, tz);
     const bh = businessHours(q.businessHours);
@@ -145,49 +120,29 @@ export class ReportService {
     if (q.agentId !== undefined && !(await repo.agentExists(q.agentId))) throw agentError(1509, `agent ${q.agentId}`);
     let agents = await repo.agentIds(q.groupId ?? null);
     if (q.agentId !== undefined) agents = agents.filter((a) => a === q.agentId);
-    const { intervals, bucketIndex } = intervalsOf(range.start, range.end, q.interval, tz);
-    if (agents.length * intervals.length > MAX_ROWS) throw fail(1001, 'the report would have too many rows: use a longer interval or a shorter range');
-    const keep = keptBuckets(range.start, bucketIndex.length, bh, tz);
-    const sums = new Map<number, AgentSums[]>(agents.map((a) => [a, intervals.map(() => new AgentSums())]));
-    const reasons = new Set<string>();
-    const addBreak = (agentId: number, i: number, reason: string, secs: number) => {
-      const s = sums.get(agentId)?.[i];
-      if (!s) return;
-      reasons.add(reason);
-      s.breaks.set(reason, (s.breaks.get(reason) ?? 0) + secs);
-    };
-    if (bh) {
-      const at = (bucket: number) => (bucket - range.start) / QUARTER;
-      for (const r of await repo.agentRows(range.start, range.end)) {
-        const i = at(Number(r.bucket));
-        if (keep[i]) sums.get(Number(r.agent_id))?.[bucketIndex[i]!]!.addRollup(r);
-      }
-      for (const r of await repo.breakRows(range.start, range.end)) {
-        const i = at(Number(r.bucket));
-        if (keep[i]) addBreak(Number(r.agent_id), bucketIndex[i]!, r.reason, Number(r.secs));
-      }
-    } else {
-      // Whole local days from the daily roll-up (intervals of a day or longer), the quarter hours around them from report_agent.
-      // One agent or a group's agents: the database reads only theirs.
-      const only = q.agentId !== undefined || q.groupId !== undefined ? agents : null;
-      const days = q.interval === '15m' || q.interval === 'hour' ? null : wholeDays(range.start, range.end, tz);
-      const useDays = days !== null && !(await repo.otherZoneDays(tz, days.start, days.end));
-      const at = (t: number) => bucketIndex[(t - range.start) / QUARTER]!;
-      if (useDays) {
-        for (const r of await repo.agentDays(tz, days.start, days.end)) sums.get(Number(r.agent_id))?.[at(Number(r.day_start))]!.addRollup(r);
-        for (const r of await repo.breakDays(tz, days.start, days.end)) addBreak(Number(r.agent_id), at(Number(r.day_start)), r.reason, Number(r.secs));
-      }
-      for (const whole of segmentsOf(range.start, range.end, q.interval, tz, bucketIndex)) {
-        const parts = useDays ? clip(whole, [range.start, days.start], [days.end, range.end]) : [whole];
-        for (const seg of parts) {
-          const of = (k: unknown) => intervalOfGroup(seg, Number(k), range.start, bucketIndex);
-          for (const r of await repo.agentSums(seg, only)) sums.get(Number(r.agent_id))?.[of(r.k)]!.addRollup(r);
-          for (const r of await repo.breakSums(seg)) addBreak(Number(r.agent_id), of(r.k), r.reason, Number(r.secs));
-        }
-      }
-    }
-    const reasonList = [...reasons].sort();
-    return agents.flatMap((a) => intervals.map((iv, i) => ({ agentId: a, start: iv.start, end: iv.end, ...sums.get(a)![i]!.figures(reasonList) })));
+    // One agent or a group's agents: the database reads only theirs.
+    const filtered = q.agentId !== undefined || q.groupId !== undefined;
+    return { p: { tz, interval: q.interval, bh, agents, filtered }, range };
+  }
+
+  /** report/agent rows over the whole range in one read. */
+  async agent(accountId: number, q: AgentReportInput) {
+    const { p, range } = await this.agentParams(accountId, q);
+    return this.agentRows(accountId, p, range);
+  }
+
+  private async agentRows(accountId: number, p: AgentParams, range: QuarterRange) {
+    const { intervals } = intervalsOf(range.start, range.end, p.interval, p.tz);
+    if (p.agents.length * intervals.length > MAX_ROWS) throw tooManyRows();
+    const { sums, reasons } = await agentSums(this.repo(accountId), p, range);
+    return p.agents.flatMap((a) => intervals.map((iv, i) => agentRow(a, iv, sums.get(a)![i]!, reasons)));
+  }
+
+  /** report/agent as JSON, as queueAnswer. */
+  async agentAnswer(accountId: number, q: AgentReportInput) {
+    const { p, range } = await this.agentParams(accountId, q);
+    if (!DAY_INTERVALS.has(p.interval) || !this.days.enabled) return { data: await this.agentRows(accountId, p, range) };
+    return preserializedData(await this.days.agent(this.repo(accountId), p, range));
   }
 
   async abandoned(accountId: number, q: AbandonedInput) {

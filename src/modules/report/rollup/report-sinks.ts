@@ -6,6 +6,7 @@ import type { CallRecord } from '../../calls/call-record.js';
 import type { AgentSpan, AgentTimeSink } from '../../events/agent-time.js';
 import { localDay } from '../../../time/zone.js';
 import { addRows } from './add-rows.js';
+import { markDays, utcDayOf } from './marks.js';
 import { QUARTER, QUEUE_SUMS, ix, quarterOf, queueDelta } from './queue-rollup.js';
 
 export const AGENT_SUMS = ['login', 'available', 'ringing', 'talk', 'hold', 'wrap', 'brk', 'offered', 'answered', 'missed'] as const;
@@ -66,6 +67,12 @@ export class Batch {
   async flush(tx: Queryable, accountId: number): Promise<void> {
     const t = tenant(tx, accountId);
     const q = [...this.queue.values()].filter((r) => r.v.some((x) => x !== 0) || r.maxWait !== null);
+    // Every row written is under a quarter hour of queue or agent rows (a local day row's time is in one too).
+    const days = new Set<number>();
+    for (const r of this.queue.values()) days.add(utcDayOf(r.bucket));
+    for (const r of this.agent.values()) days.add(utcDayOf(r.bucket));
+    for (const r of this.breaks.values()) days.add(utcDayOf(r.bucket));
+    await markDays(t, days);
     await addRows(
       t,
       'report_queue',

@@ -1,0 +1,226 @@
+import { createHash } from 'node:crypto';
+import { fail } from '../../../errors/catalogue.js';
+import { AgentSums, QueueSums } from '../figures.js';
+import { QUARTER, intervalsOf, type Interval, type IntervalName } from '../intervals.js';
+import type { ReportRepository } from '../report.repository.js';
+import { agentRow, agentSums, queueRow, queueSums, type AgentParams, type QuarterRange, type QueueParams } from '../report.sums.js';
+import { utcDayOf } from '../rollup/marks.js';
+import { DayCache } from './day-cache.js';
+import { dayPieces, type DayPiece } from './day-pieces.js';
+
+/** Most rows one report answers (keys × intervals). */
+export const MAX_ROWS = 200_000;
+export const tooManyRows = () => fail(1001, 'the report would have too many rows: use a longer interval or a shorter range');
+
+/** The rows of one local day (or part of one) as JSON, per key: `{row},{row}`. */
+interface Fragment {
+  readonly intervals: Interval[];
+  readonly rows: Map<number, Buffer>;
+  readonly size: number;
+}
+
+interface AgentFragment extends Fragment {
+  /** The break reasons with time in the piece (sorted). */
+  readonly reasons: string[];
+  /** The reason list the rows were written with (every row names the whole report's reasons). */
+  readonly writtenWith: string;
+}
+
+const COMMA = Buffer.from(',');
+const OPEN = Buffer.from('[');
+const CLOSE = Buffer.from(']');
+
+function fragment<S>(intervals: Interval[], sums: Map<number, S[]>, row: (key: number, iv: Interval, s: S) => unknown) {
+  const rows = new Map<number, Buffer>();
+  let size = 0;
+  for (const [key, list] of sums) {
+    const bytes = Buffer.from(list.map((s, i) => JSON.stringify(row(key, intervals[i]!, s))).join(','));
+    rows.set(key, bytes);
+    size += bytes.length + 64;
+  }
+  return { intervals, rows, size: size + intervals.length * 32 };
+}
+
+/**
+ * `[` the rows of every key in order, each key's pieces in time order `]`,
+ * as pieces to send one after another: a key's rows of a day of 1 kB or
+ * more stay views of the kept bytes (copying megabytes on every answer cost
+ * more than all the rest), smaller ones are copied together into 64 kB chunks
+ * (a write per piece costs more than copying a few hundred bytes).
+ */
+function join(keys: readonly number[], parts: readonly Fragment[], missing: (key: number, f: Fragment) => Buffer): Buffer[] {
+  const out = new Pieces();
+  out.add(OPEN);
+  let first = true;
+  for (const key of keys) {
+    for (const f of parts) {
+      const bytes = f.rows.get(key) ?? missing(key, f);
+      if (bytes.length === 0) continue;
+      if (!first) out.add(COMMA);
+      first = false;
+      out.add(bytes);
+    }
+  }
+  out.add(CLOSE);
+  out.cut();
+  return out.list;
+}
+
+class Pieces {
+  readonly list: Buffer[] = [];
+  private chunk = Buffer.alloc(0);
+  private start = 0;
+  private pos = 0;
+
+  add(bytes: Buffer): void {
+    if (bytes.length >= 1024) {
+      this.cut();
+      this.list.push(bytes);
+      return;
+    }
+    if (this.pos + bytes.length > this.chunk.length) {
+      this.cut();
+      this.chunk = Buffer.allocUnsafe(64 * 1024);
+      this.start = this.pos = 0;
+    }
+    this.pos += bytes.copy(this.chunk, this.pos);
+  }
+
+  /** Ends the small pieces gathered since the last cut as one piece. */
+  cut(): void {
+    if (this.pos > this.start) this.list.push(this.chunk.subarray(this.start, this.pos));
+    this.start = this.pos;
+  }
+}
+
+/**
+ * Refuses, before anything is read, a report whose keys known up front times
+ * its intervals is more than MAX_ROWS (the intervals are only walked when the
+ * quarter hours alone could be too many).
+ */
+function checkRows(keys: number, range: QuarterRange, p: { interval: IntervalName; tz: string }): void {
+  if (keys * ((range.end - range.start) / QUARTER) <= MAX_ROWS) return;
+  if (keys * intervalsOf(range.start, range.end, p.interval, p.tz).intervals.length > MAX_ROWS) throw tooManyRows();
+}
+
+const reasonsKey = (reasons: readonly string[]) => reasons.join('\u0000');
+
+/**
+ * report/queue and report/agent by 15 minutes, hour or day as JSON bytes put
+ * together from local days: whole days from the day cache when their change
+ * marks still match, the others summed from the roll-ups (report.sums.ts)
+ * and kept. Every such interval lies inside one local day, so the rows are
+ * the ones a single read of the range would give (the property and
+ * scripted-day tests run through here).
+ */
+export class DayAnswers {
+  private readonly cache: DayCache<Fragment>;
+
+  constructor(maxBytes: number) {
+    this.cache = new DayCache(maxBytes);
+  }
+
+  get enabled(): boolean {
+    return this.cache.maxBytes > 0;
+  }
+
+  /** The token of each piece: the marks of the UTC days it overlaps ('' for a part of a day, never kept). */
+  private async tokens(repo: ReportRepository, pieces: DayPiece[], range: QuarterRange): Promise<string[]> {
+    const marks = await repo.marks(utcDayOf(range.start), utcDayOf(range.end - 1));
+    return pieces.map((p) => {
+      if (!p.whole) return '';
+      const out: number[] = [];
+      for (let d = utcDayOf(p.start); d <= utcDayOf(p.end - 1); d++) out.push(marks.get(d) ?? 0);
+      return out.join('.');
+    });
+  }
+
+  async queue(repo: ReportRepository, p: QueueParams, range: QuarterRange): Promise<Buffer[]> {
+    checkRows(p.keys.length, range, p);
+    const pieces = dayPieces(range.start, range.end, p.tz);
+    const tokens = await this.tokens(repo, pieces, range);
+    const shape = `q|${repo.accountId}|${p.tz}|${p.interval}|${p.groupId}|${p.sl.join(',')}|${p.sa}|${bhKey(p)}`;
+    const parts: Array<Fragment | undefined> = pieces.map((piece, i) => (piece.whole ? this.cache.get(`${shape}|${piece.start}`, tokens[i]!) : undefined));
+    for (const [i, ans] of await readRuns(pieces, parts, (r) => queueSums(repo, p, r))) {
+      parts[i] = fragment(ans.intervals, ans.sums, (g, iv, s) => queueRow(g, iv, s, p.sl));
+      if (pieces[i]!.whole) this.cache.set(`${shape}|${pieces[i]!.start}`, tokens[i]!, parts[i]!);
+    }
+    const done = parts as Fragment[];
+    const keys = new Set(p.keys);
+    for (const f of done) for (const g of f.rows.keys()) keys.add(g);
+    const sorted = [...keys].sort((a, b) => a - b);
+    if (sorted.length * done.reduce((n, f) => n + f.intervals.length, 0) > MAX_ROWS) throw tooManyRows();
+    const empty = new QueueSums();
+    return join(sorted, done, (g, f) => Buffer.from(f.intervals.map((iv) => JSON.stringify(queueRow(g, iv, empty, p.sl))).join(',')));
+  }
+
+  async agent(repo: ReportRepository, p: AgentParams, range: QuarterRange): Promise<Buffer[]> {
+    checkRows(p.agents.length, range, p);
+    const pieces = dayPieces(range.start, range.end, p.tz);
+    const tokens = await this.tokens(repo, pieces, range);
+    const agents = createHash('sha1').update(p.agents.join(',')).digest('base64url');
+    const shape = `a|${repo.accountId}|${p.tz}|${p.interval}|${bhKey(p)}|${p.filtered}|${agents}`;
+    const kept = pieces.map((piece, i) => (piece.whole ? (this.cache.get(`${shape}|${piece.start}`, tokens[i]!) as AgentFragment | undefined) : undefined));
+    const fresh = await readRuns(pieces, kept, (r) => agentSums(repo, p, r));
+    // Every row names the reasons of the whole report: a day written with other ones is written again.
+    const own = pieces.map((_, i) => kept[i]?.reasons ?? reasonsIn(fresh.get(i)!.sums));
+    const all = [...new Set(own.flat())].sort();
+    const written = reasonsKey(all);
+    const parts: AgentFragment[] = [];
+    for (const [i, piece] of pieces.entries()) {
+      let f = kept[i];
+      if (f?.writtenWith !== written) {
+        const ans = fresh.get(i) ?? (await agentSums(repo, p, piece));
+        f = { ...fragment(ans.intervals, ans.sums, (a, iv, s) => agentRow(a, iv, s, all)), reasons: own[i]!, writtenWith: written };
+        if (piece.whole) this.cache.set(`${shape}|${piece.start}`, tokens[i]!, f);
+      }
+      parts.push(f);
+    }
+    const empty = new AgentSums();
+    return join(p.agents, parts, (a, f) => Buffer.from(f.intervals.map((iv) => JSON.stringify(agentRow(a, iv, empty, all))).join(',')));
+  }
+}
+
+/**
+ * The sums of the pieces not kept (`kept[i]` undefined): one read per run of
+ * consecutive such pieces, cut back into pieces (no interval crosses a
+ * piece's edge, so each interval belongs to the piece its start is in).
+ */
+async function readRuns<S>(
+  pieces: readonly DayPiece[],
+  kept: ReadonlyArray<unknown>,
+  read: (range: QuarterRange) => Promise<{ intervals: Interval[]; sums: Map<number, S[]> }>,
+): Promise<Map<number, { intervals: Interval[]; sums: Map<number, S[]> }>> {
+  const out = new Map<number, { intervals: Interval[]; sums: Map<number, S[]> }>();
+  for (let i = 0; i < pieces.length;) {
+    if (kept[i] !== undefined) {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j + 1 < pieces.length && kept[j + 1] === undefined) j++;
+    const ans = await read({ start: pieces[i]!.start, end: pieces[j]!.end });
+    let from = 0;
+    for (let k = i; k <= j; k++) {
+      let to = from;
+      while (to < ans.intervals.length && ans.intervals[to]!.start < pieces[k]!.end) to++;
+      const sums = new Map<number, S[]>();
+      for (const [key, list] of ans.sums) sums.set(key, list.slice(from, to));
+      out.set(k, { intervals: ans.intervals.slice(from, to), sums });
+      from = to;
+    }
+    i = j + 1;
+  }
+  return out;
+}
+
+/** The break reasons with time in a piece's sums, sorted. */
+function reasonsIn(sums: Map<number, AgentSums[]>): string[] {
+  const out = new Set<string>();
+  for (const list of sums.values()) for (const s of list) for (const r of s.breaks.keys()) out.add(r);
+  return [...out].sort();
+}
+
+function bhKey(p: QueueParams | AgentParams): string {
+  return p.bh ? `${p.bh.startMin}-${p.bh.endMin}-${[...p.bh.weekDays].sort().join('')}` : '';
+}
