@@ -31,7 +31,9 @@ const queryArb = fc.record({
   breakDown: fc.constantFrom('agentId', 'groupId', 'did', 'campaignId'),
   disPlay: fc.constantFrom('date', 'hour', 'month', 'total'),
   multi: fc.boolean(),
-  range: fc.constantFrom('days', 'hours', 'seconds', 'none'),
+  range: fc.constantFrom('days', 'hours', 'seconds', 'none', 'any', 'any'),
+  // 'any': starts and ends at arbitrary seconds (an hour before the calls to after them), at least one second long.
+  at: fc.tuple(fc.integer({ min: -3600, max: 3 * 86400 }), fc.integer({ min: 1, max: 3 * 86400 })),
   filters: fc.array(
     fc.oneof(
       fc.record({
@@ -154,8 +156,9 @@ function bruteForce(calls: CallRecord[], q: QuerySpec, range: [number, number] |
   return Object.keys(data).length ? data : null;
 }
 
-function rangeOf(kind: string): { val: string; range: [number, number] | null; wall: boolean } | null {
+function rangeOf(kind: string, at: [number, number]): { val: string; range: [number, number] | null; wall: boolean } | null {
   if (kind === 'none') return null;
+  if (kind === 'any') return { val: `${D + at[0]},${D + at[0] + at[1] - 1}`, range: [D + at[0], D + at[0] + at[1]], wall: false };
   if (kind === 'days') return { val: '01-10-2026 00:00:00,01-11-2026 23:59:59', range: null, wall: true };
   if (kind === 'hours') return { val: '01-10-2026 05:00:00,01-11-2026 17:59:59', range: null, wall: true };
   return { val: `${D + 3 * 3600 + 17},${D + 50 * 3600 + 11}`, range: [D + 3 * 3600 + 17, D + 50 * 3600 + 12], wall: false };
@@ -218,7 +221,7 @@ forEachDatabase('analysis/hits equals a brute-force count (property)', (use) => 
           }
           const check = async (records: CallRecord[], stage: string) => {
             for (const q of queries) {
-              const r = rangeOf(q.range);
+              const r = rangeOf(q.range, q.at);
               const range = r ? (r.wall ? wallRange(r.val, tz) : r.range) : null;
               const filter = [
                 ...(r ? [{ key: 'date', condi: 'range', val: r.val }] : []),

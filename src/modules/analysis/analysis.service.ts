@@ -5,7 +5,8 @@ import { GHOST_MAX, IX, NCOLS, addCallInKey, keysOf } from './rollup/counters.js
 import { bucketFragment, cell, hitsDataJson, joinFragments, type Grid } from './wire/hits-json.js';
 import { DayCache } from './day-cache/day-cache.js';
 import { fragmentsByDay } from './day-cache/day-answers.js';
-import { daySegments } from './day-cache/day-segments.js';
+import { daySegments, type DaySegment } from './day-cache/day-segments.js';
+import { GridCache, gridsByDay, type DayGrid } from './day-cache/day-grids.js';
 import type { AnalysisQuery, RawRequest } from './query/request.js';
 import { addPacked } from './query/analysis.repository.js';
 import { dayAnswerKey, planHits, type HitsPlan } from './query/plan.js';
@@ -14,7 +15,7 @@ import { offsetSeconds, wallLabel, wholeHourOffset } from '../../time/zone.js';
 
 type Display = AnalysisQuery['display'];
 
-export type AnalysisPath = 'daily' | 'hourly' | 'cube' | 'split' | 'raw';
+export type AnalysisPath = 'daily' | 'hourly' | 'cube' | 'split' | 'raw' | 'days';
 
 const HOUR = 3600;
 const DAY = 86400;
@@ -35,6 +36,7 @@ type Span = { from: number; to: number; wallFrom: number; wallTo: number };
 export class AnalysisService {
   private readonly accounts: AccountService;
   private readonly days: DayCache;
+  private readonly grids: GridCache | null;
 
   /** `cacheBytes`: memory for answers of whole past days (day-cache.ts); 0 computes every answer afresh. */
   constructor(
@@ -44,28 +46,29 @@ export class AnalysisService {
   ) {
     this.accounts = accounts;
     this.days = new DayCache(cacheBytes);
+    this.grids = cacheBytes > 0 ? new GridCache(cacheBytes) : null;
   }
 
   /** The answer's `data` as JSON bytes, in pieces to send one after another (see hitsDataJson), and the path that computed it. */
   async hits(accountId: number, body: RawRequest): Promise<{ dataJson: Buffer[]; path: AnalysisPath }> {
     const p = planHits(this.db, accountId, await this.accounts.settings(accountId), body);
-    const path = await this.choosePath(p);
-    const byDay = path === 'daily' || path === 'hourly' ? await this.byDay(p, path) : undefined;
+    const chosen = await this.choosePath(p);
+    let path: AnalysisPath = chosen;
+    const byDay = chosen === 'daily' || chosen === 'hourly' ? await this.byDay(p, chosen) : undefined;
     if (byDay !== undefined) {
       if (byDay === null) throw analysisError(1586);
       return { dataJson: byDay, path };
     }
     const grid: Grid = new Map();
-    if (path === 'split') {
-      // Whole UTC hours from the hourly roll-up, the partial hours at both ends from the raw calls.
-      const r = p.query.range!;
-      const inner = { from: Math.ceil(r.from / HOUR) * HOUR, to: Math.floor(r.to / HOUR) * HOUR, wallFrom: 0, wallTo: 0 };
-      await this.fromRollup(p, 'hourly', grid, inner);
-      await this.fromRaw(p, grid, { from: r.from, to: inner.from });
-      if (inner.to < r.to) await this.fromRaw(p, grid, { from: inner.to, to: r.to });
-    } else if (path === 'raw') await this.fromRaw(p, grid);
-    else if (path === 'cube') await this.fromCube(p, grid);
-    else await this.fromRollup(p, path, grid);
+    // Ranges that cut days (ending now, starting at any second): kept whole days and two partial ones.
+    const wholeDays = chosen !== 'cube' ? await this.composable(p) : null;
+    if (wholeDays) {
+      path = 'days';
+      await this.fromDays(p, grid, wholeDays);
+    } else if (chosen === 'split') await this.fromSplit(p, grid, p.query.range!);
+    else if (chosen === 'raw') await this.fromRaw(p, grid);
+    else if (chosen === 'cube') await this.fromCube(p, grid);
+    else await this.fromRollup(p, chosen, grid);
     const dataJson = hitsDataJson(p.query, grid);
     if (dataJson === null) throw analysisError(1586);
     return { dataJson, path };
@@ -108,7 +111,83 @@ export class AnalysisService {
     return joinFragments(fragments);
   }
 
-  private async choosePath(p: HitsPlan): Promise<AnalysisPath> {
+  /**
+   * The local days of the range when it is answered as whole days (kept
+   * grids or the daily roll-up) plus its two partial days (fromSplit): the
+   * roll-ups answer it (no filter but the breakdown's own, none on
+   * direction, the daily roll-up keyed in the account's zone), it holds at
+   * least one whole local day, and a bucketed answer is by date or month.
+   * Null otherwise.
+   */
+  private async composable(p: HitsPlan): Promise<DaySegment[] | null> {
+    const { query: q, tz } = p;
+    const r = q.range;
+    if (!r || p.ghost > GHOST_MAX || (p.bucketed && q.display === 'hour')) return null;
+    if (Object.keys(q.filters).some((d) => d !== q.breakDown)) return null;
+    if (r.to - r.from > MAX_KEPT_RANGE_DAYS * DAY || r.to - r.from < DAY) return null;
+    const segments = daySegments(tz, r.from, r.to);
+    if (!segments || !segments.some((s) => s.whole)) return null;
+    if ((await p.repo.rollupZone()) !== tz) return null;
+    return segments;
+  }
+
+  /** Whole local days from kept grids (or the daily roll-up), the partial days at both ends by fromSplit. */
+  private async fromDays(p: HitsPlan, grid: Grid, segments: DaySegment[]): Promise<void> {
+    const q = p.query;
+    const whole = segments.filter((s) => s.whole);
+    const versions = await p.repo.versions(whole[0]!.utcDays[0], whole[whole.length - 1]!.utcDays[1]);
+    const grids = await gridsByDay(this.grids, `grid|${dayAnswerKey(p, 'daily')}`, whole, versions, (first, last) => this.dayGrids(p, first, last));
+    for (let i = 0; i < whole.length; i++) {
+      const label = p.bucketed ? wallLabel(whole[i]!.day * DAY, q.display as Exclude<Display, 'total'>) : '';
+      for (const [key, v] of grids[i]!) {
+        const into = cell(grid, key, label);
+        for (let c = 0; c < v.length; c++) into[c]! += v[c]!;
+      }
+    }
+    for (const s of segments) if (!s.whole) await this.fromSplit(p, grid, s);
+  }
+
+  /** Counter vectors per local day firstDay…lastDay, per key, from the daily roll-up. */
+  private async dayGrids(p: HitsPlan, firstDay: number, lastDay: number): Promise<Map<number, DayGrid>> {
+    const q = p.query;
+    const rows = await p.repo.rollupSums(
+      {
+        table: 'analysis_daily',
+        dim: q.breakDown,
+        from: firstDay,
+        to: lastDay,
+        keys: p.filters[q.breakDown] ?? { include: null, exclude: [] },
+        directions: { include: null, exclude: [] },
+        byBucket: true,
+      },
+      `gh${p.ghost}`,
+    );
+    const byLabel: Grid = new Map();
+    this.addRows(rows, byLabel, (b) => String(b));
+    const out = new Map<number, DayGrid>();
+    for (const [key, row] of byLabel) {
+      for (const [day, v] of row) {
+        let g = out.get(Number(day));
+        if (!g) out.set(Number(day), (g = new Map()));
+        g.set(key, v);
+      }
+    }
+    return out;
+  }
+
+  /** [from, to): whole UTC hours from the hourly roll-up, the partial hours at both ends from the raw calls. */
+  private async fromSplit(p: HitsPlan, grid: Grid, r: { from: number; to: number }): Promise<void> {
+    const inner = { from: Math.ceil(r.from / HOUR) * HOUR, to: Math.floor(r.to / HOUR) * HOUR, wallFrom: 0, wallTo: 0 };
+    if (inner.from >= inner.to) {
+      await this.fromRaw(p, grid, { from: r.from, to: r.to });
+      return;
+    }
+    await this.fromRollup(p, 'hourly', grid, inner);
+    if (r.from < inner.from) await this.fromRaw(p, grid, { from: r.from, to: inner.from });
+    if (inner.to < r.to) await this.fromRaw(p, grid, { from: inner.to, to: r.to });
+  }
+
+  private async choosePath(p: HitsPlan): Promise<Exclude<AnalysisPath, 'days'>> {
     const { query: q, tz, bucketed } = p;
     if (p.ghost > GHOST_MAX) return 'raw';
     const otherFilters = Object.keys(q.filters).some((d) => d !== q.breakDown && d !== 'direction');
