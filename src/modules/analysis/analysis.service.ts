@@ -11,6 +11,7 @@ import type { AnalysisQuery, RawRequest } from './query/request.js';
 import { addPacked } from './query/analysis.repository.js';
 import { dayAnswerKey, planHits, type HitsPlan } from './query/plan.js';
 import { factsOfRow } from './rollup/rollup-store.js';
+import { SLOT } from './rollup/rollup-batch.js';
 import { offsetSeconds, wallLabel, wholeHourOffset } from '../../time/zone.js';
 
 type Display = AnalysisQuery['display'];
@@ -175,16 +176,31 @@ export class AnalysisService {
     return out;
   }
 
-  /** [from, to): whole UTC hours from the hourly roll-up, the partial hours at both ends from the raw calls. */
+  /**
+   * [from, to): whole UTC hours from the hourly roll-up, whole 5-minute slots
+   * of the partial hours from the fine one (where it is complete), the rest —
+   * under 5 minutes at each end — from the raw calls.
+   */
   private async fromSplit(p: HitsPlan, grid: Grid, r: { from: number; to: number }): Promise<void> {
-    const inner = { from: Math.ceil(r.from / HOUR) * HOUR, to: Math.floor(r.to / HOUR) * HOUR, wallFrom: 0, wallTo: 0 };
-    if (inner.from >= inner.to) {
-      await this.fromRaw(p, grid, { from: r.from, to: r.to });
-      return;
-    }
-    await this.fromRollup(p, 'hourly', grid, inner);
-    if (r.from < inner.from) await this.fromRaw(p, grid, { from: r.from, to: inner.from });
-    if (inner.to < r.to) await this.fromRaw(p, grid, { from: inner.to, to: r.to });
+    const hours = { from: Math.ceil(r.from / HOUR) * HOUR, to: Math.floor(r.to / HOUR) * HOUR };
+    const fineFrom = await p.repo.fineFrom();
+    const slots = (from: number, to: number) => {
+      const a = Math.max(Math.ceil(from / SLOT) * SLOT, Math.ceil(fineFrom / SLOT) * SLOT);
+      const b = Math.floor(to / SLOT) * SLOT;
+      return a < b ? { from: a, to: b } : null;
+    };
+    const edge = async (from: number, to: number) => {
+      if (from >= to) return;
+      const s = slots(from, to);
+      if (!s) return this.fromRaw(p, grid, { from, to });
+      await this.fromRollup(p, 'fine', grid, { ...s, wallFrom: 0, wallTo: 0 });
+      if (from < s.from) await this.fromRaw(p, grid, { from, to: s.from });
+      if (s.to < to) await this.fromRaw(p, grid, { from: s.to, to });
+    };
+    if (hours.from >= hours.to) return edge(r.from, r.to);
+    await this.fromRollup(p, 'hourly', grid, { ...hours, wallFrom: 0, wallTo: 0 });
+    await edge(r.from, hours.from);
+    await edge(hours.to, r.to);
   }
 
   private async choosePath(p: HitsPlan): Promise<Exclude<AnalysisPath, 'days'>> {
@@ -258,17 +274,19 @@ export class AnalysisService {
     }
   }
 
-  /** Roll-up rows of the query's range, or of `span` (UTC bounds for the hourly table, local-day wall bounds for the daily one). */
-  private async fromRollup(p: HitsPlan, table: 'daily' | 'hourly', grid: Grid, span?: Span) {
+  /** Roll-up rows of the query's range, or of `span` (UTC bounds for the hourly and fine tables, local-day wall bounds for the daily one). */
+  private async fromRollup(p: HitsPlan, table: 'daily' | 'hourly' | 'fine', grid: Grid, span?: Span) {
     const { query: q, tz } = p;
     const r = span ?? q.range;
     const daily = table === 'daily';
+    // Seconds per bucket of the UTC tables.
+    const size = table === 'fine' ? SLOT : HOUR;
     const rows = await p.repo.rollupSums(
       {
-        table: daily ? 'analysis_daily' : 'analysis_hourly',
+        table: `analysis_${table}`,
         dim: q.breakDown,
-        from: r ? (daily ? Math.floor(r.wallFrom / DAY) : r.from / HOUR) : null,
-        to: r ? (daily ? r.wallTo / DAY - 1 : r.to / HOUR - 1) : null,
+        from: r ? (daily ? Math.floor(r.wallFrom / DAY) : r.from / size) : null,
+        to: r ? (daily ? r.wallTo / DAY - 1 : r.to / size - 1) : null,
         keys: p.filters[q.breakDown] ?? { include: null, exclude: [] },
         directions: p.filters.direction ?? { include: null, exclude: [] },
         byBucket: p.bucketed,
@@ -278,7 +296,7 @@ export class AnalysisService {
     this.addRows(
       rows,
       grid,
-      p.bucketed ? (b) => wallLabel(daily ? b * DAY : b * HOUR + offsetSeconds(tz, b * HOUR), q.display as Exclude<Display, 'total'>) : null,
+      p.bucketed ? (b) => wallLabel(daily ? b * DAY : b * size + offsetSeconds(tz, b * size), q.display as Exclude<Display, 'total'>) : null,
     );
   }
 

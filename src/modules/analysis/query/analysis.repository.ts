@@ -11,9 +11,9 @@ export interface ValueFilter {
 }
 
 export interface RollupSelection {
-  table: 'analysis_hourly' | 'analysis_daily';
+  table: 'analysis_fine' | 'analysis_hourly' | 'analysis_daily';
   dim: Dim;
-  /** Inclusive bucket bounds (hour or local-day numbers); null = unbounded. */
+  /** Inclusive bucket bounds (5-minute slot, hour or local-day numbers); null = unbounded. */
   from: number | null;
   to: number | null;
   keys: ValueFilter;
@@ -124,6 +124,12 @@ export class AnalysisRepository {
   async rollupZone(): Promise<string | null> {
     const row = await this.t.get<{ timezone: string }>('SELECT timezone FROM analysis_rollup_state WHERE account_id = $1');
     return row?.timezone ?? null;
+  }
+
+  /** The first slot start (Unix seconds) from which analysis_fine holds every call (migration 100; 0 when nothing is rolled up yet). */
+  async fineFrom(): Promise<number> {
+    const row = await this.t.get<{ fine_from: number }>('SELECT fine_from FROM analysis_rollup_state WHERE account_id = $1');
+    return Number(row?.fine_from ?? 0);
   }
 
   /** Change marks of the UTC days fromDay…toDay (analysis_versions; a day never marked has no row). */

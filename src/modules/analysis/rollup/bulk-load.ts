@@ -160,6 +160,6 @@ export async function bulkLoadCalls(
   await flush();
   // Fresh planner statistics: without them PostgreSQL guesses a few rows per
   // table and picks nested loops that scan millions of calls.
-  await dialectOf(db).analyzeAfterBulkLoad(db, ['calls', 'call_hits', 'analysis_daily', 'analysis_hourly', 'analysis_cube']);
+  await dialectOf(db).analyzeAfterBulkLoad(db, ['calls', 'call_hits', 'analysis_daily', 'analysis_hourly', 'analysis_fine', 'analysis_cube']);
   return { ...progress, elapsedMs: Date.now() - started };
 }

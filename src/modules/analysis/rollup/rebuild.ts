@@ -27,7 +27,7 @@ export async function rebuildRollups(db: Database, accountId: number, onProgress
        ON CONFLICT (account_id, utc_day) DO UPDATE SET version = excluded.version`,
       [mark],
     );
-    for (const table of ['analysis_hourly', 'analysis_daily', 'analysis_cube', 'analysis_retry_flags', 'analysis_rollup_state']) {
+    for (const table of ['analysis_fine', 'analysis_hourly', 'analysis_daily', 'analysis_cube', 'analysis_retry_flags', 'analysis_rollup_state']) {
       await t.run(`DELETE FROM ${table} WHERE account_id = $1`);
     }
     const store = tableStore(tx, accountId);

@@ -53,11 +53,11 @@ async function write(tx: Queryable, accountId: number, table: string, keyCols: s
   }
 }
 
-/** Adds the deltas to analysis_hourly / analysis_daily (per dimension) or analysis_cube. */
+/** Adds the deltas to analysis_fine / analysis_hourly / analysis_daily (per dimension) or analysis_cube. */
 export async function writeDeltas(
   tx: Queryable,
   accountId: number,
-  table: 'analysis_hourly' | 'analysis_daily' | 'analysis_cube',
+  table: 'analysis_fine' | 'analysis_hourly' | 'analysis_daily' | 'analysis_cube',
   deltas: Delta[],
 ): Promise<void> {
   if (table !== 'analysis_cube') {
