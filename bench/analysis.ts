@@ -201,6 +201,18 @@ async function measureOn(
   const keys: Record<string, string[]> = {};
   for (const b of ['agentId', 'groupId', 'did', 'campaignId']) keys[b] = await some(b);
   const mix: Array<[string, Record<string, unknown>]> = [];
+  // What dashboards ask (issue 21): the last 31 days up to the current second, and a range starting
+  // and ending mid-hour (the same time of day 31 days ago and yesterday: both ends dense), totals
+  // without multi, with the counters a wallboard shows.
+  const now = Math.floor(Date.now() / 1000);
+  const wallboard = 'UC,TC,MC,AC,CM,PM,CA,GH_UC,avgRingTime,avgHoldTime';
+  const untilNow = { key: 'date', condi: 'range', val: `${now - 31 * 86400},${now}` };
+  const midHours = { key: 'date', condi: 'range', val: `${now - 31 * 86400},${now - 86400}` };
+  for (const b of ['agentId', 'groupId', 'did', 'campaignId']) {
+    mix.push([`${b}: 31 days ending now, total (no multi)`, { breakDown: b, disPlay: 'total', fields: wallboard, filter: [untilNow] }]);
+    mix.push([`${b}: 31 days mid-hour to mid-hour, total (no multi)`, { breakDown: b, disPlay: 'total', fields: wallboard, filter: [midHours] }]);
+    mix.push([`${b}: 31 days ending now, date (multi)`, { breakDown: b, disPlay: 'date', multi: true, filter: [untilNow] }]);
+  }
   for (const b of ['agentId', 'groupId', 'did', 'campaignId']) {
     mix.push([`${b}: 30 days, disPlay date (multi)`, { breakDown: b, disPlay: 'date', multi: true, filter: [stringRange] }]);
     mix.push([`${b}: 30 days, total`, { breakDown: b, disPlay: 'total', filter: [range] }]);
@@ -230,6 +242,10 @@ async function measureOn(
     multi: true,
     filter: [{ key: 'date', condi: 'range', val: `${today - 30 * 86400},${today + 86400 - 1}` }],
   });
+  mix.push([
+    'live: agentId, 31 days ending now, total (no multi), 10 calls/s stored meanwhile',
+    { breakDown: 'agentId', disPlay: 'total', fields: wallboard, filter: [untilNow] },
+  ]);
   mix.push(['live: agentId, 30 days + today, date (multi), 10 calls/s stored meanwhile', live('date')]);
   mix.push(['live: agentId, 30 days + today, disPlay hour (multi), 10 calls/s stored meanwhile', live('hour')]);
   let stored = 0;
@@ -290,7 +306,7 @@ async function measureOn(
   const rollupRows = Number(
     (
       await db.get<{ n: number }>(
-        'SELECT (SELECT COUNT(*) FROM analysis_hourly) + (SELECT COUNT(*) FROM analysis_daily) + (SELECT COUNT(*) FROM analysis_cube) AS n',
+        'SELECT (SELECT COUNT(*) FROM analysis_fine) + (SELECT COUNT(*) FROM analysis_hourly) + (SELECT COUNT(*) FROM analysis_daily) + (SELECT COUNT(*) FROM analysis_cube) AS n',
       )
     )?.n ?? 0,
   );

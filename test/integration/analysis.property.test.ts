@@ -251,3 +251,50 @@ forEachDatabase('analysis/hits equals a brute-force count (property)', (use) => 
     );
   }, 240_000);
 });
+
+forEachDatabase('analysis/hits over a range ending now, while calls are stored (property)', (use) => {
+  let h: Harness;
+  beforeAll(() => {
+    h = use();
+  });
+
+  it('the last 31 days up to the current second equal a brute-force count after every stored batch', async () => {
+    // A call and how many seconds before the batch is stored it was queued (up to 33 days: some fall before the range).
+    const nowCallArb = fc.tuple(callArb, fc.integer({ min: 0, max: 33 * 86400 }));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(nowCallArb, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom('agentId', 'groupId', 'did', 'campaignId'),
+        fc.constantFrom('UTC', 'Asia/Kolkata'),
+        fc.boolean(),
+        async (batches, breakDown, tz, multi) => {
+          const s = await createTenant(h, { timezone: tz });
+          const stored: CallRecord[] = [];
+          let n = 0;
+          for (const batch of batches) {
+            const now = Math.floor(Date.now() / 1000);
+            // Offsets from D re-based on now: toRecords places a call at D + offset.
+            const specs = batch.map(([c, ago]) => ({ ...c, offset: now - ago - D, retryIx: null, late: false }));
+            const recs = toRecords(s.accountId, specs).map((r) => ({ ...r.final, callId: `n${n++}` }));
+            await store(h, ...recs);
+            stored.push(...recs);
+            const askedAt = Math.floor(Date.now() / 1000);
+            const range: [number, number] = [askedAt - 31 * 86400, askedAt + 1];
+            const q: QuerySpec = { breakDown, disPlay: multi ? 'date' : 'total', multi, range: 'any', at: [0, 1], filters: [] };
+            const expected = bruteForce(stored, q, range, tz, 3);
+            const res = await h.post('/api/v2/analysis/hits', {
+              ssid: s.ssid,
+              breakDown,
+              disPlay: q.disPlay,
+              multi,
+              filter: [{ key: 'date', condi: 'range', val: `${range[0]},${askedAt}` }],
+            });
+            if (expected === null) expect(res.body.code).toBe(1586);
+            else expect(res.body.data, JSON.stringify({ tz, breakDown, multi })).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: Number(process.env.ANALYSIS_PROPERTY_RUNS ?? 40) / 2 },
+    );
+  }, 240_000);
+});
