@@ -71,7 +71,7 @@ export async function gridsByDay(
 ): Promise<DayGrid[]> {
   const tokens = days.map((s) => dayToken(s, versions));
   const out = days.map((s, i) => cache?.get(`${key}|${s.day}`, tokens[i]!));
-  for (let i = 0; i < days.length; ) {
+  for (let i = 0; i < days.length;) {
     if (out[i]) {
       i++;
       continue;
