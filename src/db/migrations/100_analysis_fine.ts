@@ -14,6 +14,11 @@ const SLOT = 300;
  * from which the table is complete (0 for accounts rolled up afterwards, and
  * after `seed --analysis-rebuild`); before it, queries read raw calls.
  *
+ * `analysis_hour_versions`: a change mark per account and UTC hour, set anew
+ * by every roll-up flush on the hours it touched (as analysis_versions per
+ * UTC day, migration 044), so a node may keep the counters of the whole hours
+ * of a partial day — today's included, ingest changing only the current hour.
+ *
  * Retry-flag bookings (`analysis_retry_flags.hour`) move from 15-minute to
  * 5-minute slots: the original call's own slot, from its queued time (a
  * booking whose call is gone keeps the first 5 minutes of its quarter).
@@ -39,6 +44,12 @@ CREATE TABLE analysis_fine (
   direction TEXT NOT NULL,
 ${cols}
   PRIMARY KEY (account_id, dim, bucket, k, direction)
+);
+CREATE TABLE analysis_hour_versions (
+  account_id BIGINT NOT NULL,
+  utc_hour BIGINT NOT NULL,
+  version BIGINT NOT NULL,
+  PRIMARY KEY (account_id, utc_hour)
 );
 ALTER TABLE analysis_rollup_state ADD COLUMN fine_from BIGINT NOT NULL DEFAULT 0;
 UPDATE analysis_rollup_state SET fine_from = ${fineFrom};

@@ -24,6 +24,17 @@ const DAY = 86400;
 /** Longer ranges are counted without kept days: cutting them into local days costs more than it saves. */
 const MAX_KEPT_RANGE_DAYS = 400;
 
+/** Up to this many hours are summed from kept hour grids (a partial day has at most 23 whole hours, 25 on a DST day). */
+const MAX_KEPT_HOURS = 26;
+
+/** Adds a grid's vectors into `grid` under one bucket label. */
+function addGrid(grid: Grid, from: DayGrid, label: string): void {
+  for (const [key, v] of from) {
+    const into = cell(grid, key, label);
+    for (let c = 0; c < v.length; c++) into[c]! += v[c]!;
+  }
+}
+
 /** UTC bounds [from, to) of a part of the range, with its local wall-clock bounds for the daily roll-up. */
 type Span = { from: number; to: number; wallFrom: number; wallTo: number };
 
@@ -137,28 +148,23 @@ export class AnalysisService {
     const q = p.query;
     const whole = segments.filter((s) => s.whole);
     const versions = await p.repo.versions(whole[0]!.utcDays[0], whole[whole.length - 1]!.utcDays[1]);
-    const grids = await gridsByDay(this.grids, `grid|${dayAnswerKey(p, 'daily')}`, whole, versions, (first, last) => this.dayGrids(p, first, last));
-    for (let i = 0; i < whole.length; i++) {
-      const label = p.bucketed ? wallLabel(whole[i]!.day * DAY, q.display as Exclude<Display, 'total'>) : '';
-      for (const [key, v] of grids[i]!) {
-        const into = cell(grid, key, label);
-        for (let c = 0; c < v.length; c++) into[c]! += v[c]!;
-      }
-    }
+    const grids = await gridsByDay(this.grids, `days|${dayAnswerKey(p, 'daily')}`, whole, versions, (a, b) => this.bucketGrids(p, 'daily', a, b));
+    for (let i = 0; i < whole.length; i++) addGrid(grid, grids[i]!, p.bucketed ? wallLabel(whole[i]!.day * DAY, q.display as Exclude<Display, 'total'>) : '');
     for (const s of segments) if (!s.whole) await this.fromSplit(p, grid, s);
   }
 
-  /** Counter vectors per local day firstDay…lastDay, per key, from the daily roll-up. */
-  private async dayGrids(p: HitsPlan, firstDay: number, lastDay: number): Promise<Map<number, DayGrid>> {
+  /** Counter vectors per bucket first…last (local days of the daily roll-up, UTC hours of the hourly one), per key. */
+  private async bucketGrids(p: HitsPlan, table: 'daily' | 'hourly', first: number, last: number): Promise<Map<number, DayGrid>> {
     const q = p.query;
     const rows = await p.repo.rollupSums(
       {
-        table: 'analysis_daily',
+        table: `analysis_${table}`,
         dim: q.breakDown,
-        from: firstDay,
-        to: lastDay,
+        from: first,
+        to: last,
         keys: p.filters[q.breakDown] ?? { include: null, exclude: [] },
-        directions: { include: null, exclude: [] },
+        // The daily rows have no direction (the days path takes no direction filter).
+        directions: (table === 'hourly' && p.filters.direction) || { include: null, exclude: [] },
         byBucket: true,
       },
       `gh${p.ghost}`,
@@ -167,13 +173,35 @@ export class AnalysisService {
     this.addRows(rows, byLabel, (b) => String(b));
     const out = new Map<number, DayGrid>();
     for (const [key, row] of byLabel) {
-      for (const [day, v] of row) {
-        let g = out.get(Number(day));
-        if (!g) out.set(Number(day), (g = new Map()));
+      for (const [bucket, v] of row) {
+        let g = out.get(Number(bucket));
+        if (!g) out.set(Number(bucket), (g = new Map()));
         g.set(key, v);
       }
     }
     return out;
+  }
+
+  /**
+   * The UTC hours first…last: a few (the whole hours of a partial day) from
+   * hour grids kept under the hours' change marks — ingest changes only the
+   * current hour, so today's earlier hours stay kept — more from the hourly roll-up.
+   */
+  private async fromHours(p: HitsPlan, grid: Grid, first: number, last: number): Promise<void> {
+    if (!this.grids || last - first >= MAX_KEPT_HOURS) {
+      await this.fromRollup(p, 'hourly', grid, { from: first * HOUR, to: (last + 1) * HOUR, wallFrom: 0, wallTo: 0 });
+      return;
+    }
+    const hours: DaySegment[] = [];
+    for (let h = first; h <= last; h++) hours.push({ day: h, from: h * HOUR, to: (h + 1) * HOUR, whole: true, utcDays: [h, h] });
+    const marks = await p.repo.hourVersions(first, last);
+    const grids = await gridsByDay(this.grids, `hours|${dayAnswerKey(p, 'hourly')}`, hours, marks, (a, b) => this.bucketGrids(p, 'hourly', a, b));
+    const q = p.query;
+    for (let i = 0; i < hours.length; i++) {
+      const at = hours[i]!.from;
+      const label = p.bucketed ? wallLabel(at + offsetSeconds(p.tz, at), q.display as Exclude<Display, 'total'>) : '';
+      addGrid(grid, grids[i]!, label);
+    }
   }
 
   /**
@@ -198,7 +226,7 @@ export class AnalysisService {
       if (s.to < to) await this.fromRaw(p, grid, { from: s.to, to });
     };
     if (hours.from >= hours.to) return edge(r.from, r.to);
-    await this.fromRollup(p, 'hourly', grid, { ...hours, wallFrom: 0, wallTo: 0 });
+    await this.fromHours(p, grid, hours.from / HOUR, hours.to / HOUR - 1);
     await edge(r.from, hours.from);
     await edge(hours.to, r.to);
   }

@@ -132,6 +132,15 @@ export class AnalysisRepository {
     return Number(row?.fine_from ?? 0);
   }
 
+  /** Change marks of the UTC hours fromHour…toHour (analysis_hour_versions; an hour never marked has no row). */
+  async hourVersions(fromHour: number, toHour: number): Promise<Map<number, number>> {
+    const rows = await this.t.allValues('SELECT utc_hour, version FROM analysis_hour_versions WHERE account_id = $1 AND utc_hour >= $2 AND utc_hour <= $3', [
+      fromHour,
+      toHour,
+    ]);
+    return new Map(rows.map((r) => [Number(r[0]), Number(r[1])]));
+  }
+
   /** Change marks of the UTC days fromDay…toDay (analysis_versions; a day never marked has no row). */
   async versions(fromDay: number, toDay: number): Promise<Map<number, number>> {
     const rows = await this.t.allValues('SELECT utc_day, version FROM analysis_versions WHERE account_id = $1 AND utc_day >= $2 AND utc_day <= $3', [

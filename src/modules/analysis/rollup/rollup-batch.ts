@@ -115,6 +115,7 @@ export class RollupBatch {
     const daily = new Map<string, Delta>();
     const dayOfSlot = new Map<number, number>();
     const utcDays = new Set<number>();
+    const utcHours = new Set<number>();
     const addTo = (m: Map<string, Delta>, d: Delta, direction: string, bucket: number) => {
       const id = `${d.dim}\u0000${d.key}\u0000${direction}\u0000${bucket}`;
       const agg = m.get(id);
@@ -123,6 +124,7 @@ export class RollupBatch {
     };
     for (const d of this.deltas.values()) {
       utcDays.add(Math.floor((d.bucket * SLOT) / 86400));
+      utcHours.add(Math.floor((d.bucket * SLOT) / 3600));
       if (d.dim !== 'cube') addTo(hourly, d, d.direction, Math.floor((d.bucket * SLOT) / 3600));
       let day = dayOfSlot.get(d.bucket);
       if (day === undefined) {
@@ -153,7 +155,7 @@ export class RollupBatch {
       days.filter((d) => d.dim === 'cube'),
     );
     // Answers of these days kept on any node are stale from this transaction's commit on.
-    await bumpVersions(tx, accountId, [...utcDays]);
+    await bumpVersions(tx, accountId, [...utcDays], [...utcHours]);
     this.deltas.clear();
   }
 }
