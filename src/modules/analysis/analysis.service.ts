@@ -49,6 +49,8 @@ export class AnalysisService {
   private readonly accounts: AccountService;
   private readonly days: DayCache;
   private readonly grids: GridCache | null;
+  /** analysis_fine's first complete slot, read once per request. */
+  private readonly fineFromOf = new WeakMap<HitsPlan, Promise<number>>();
 
   /** `cacheBytes`: memory for answers of whole past days (day-cache.ts); 0 computes every answer afresh. */
   constructor(
@@ -148,9 +150,16 @@ export class AnalysisService {
     const q = p.query;
     const whole = segments.filter((s) => s.whole);
     const versions = await p.repo.versions(whole[0]!.utcDays[0], whole[whole.length - 1]!.utcDays[1]);
-    const grids = await gridsByDay(this.grids, `days|${dayAnswerKey(p, 'daily')}`, whole, versions, (a, b) => this.bucketGrids(p, 'daily', a, b));
-    for (let i = 0; i < whole.length; i++) addGrid(grid, grids[i]!, p.bucketed ? wallLabel(whole[i]!.day * DAY, q.display as Exclude<Display, 'total'>) : '');
-    for (const s of segments) if (!s.whole) await this.fromSplit(p, grid, s);
+    // The reads of the whole days and of the two partial days are independent: at once (PostgreSQL's
+    // pool runs them side by side; SQLite's one connection in turn). Each adds to the grid after its read.
+    await Promise.all([
+      (async () => {
+        const grids = await gridsByDay(this.grids, `days|${dayAnswerKey(p, 'daily')}`, whole, versions, (a, b) => this.bucketGrids(p, 'daily', a, b));
+        for (let i = 0; i < whole.length; i++)
+          addGrid(grid, grids[i]!, p.bucketed ? wallLabel(whole[i]!.day * DAY, q.display as Exclude<Display, 'total'>) : '');
+      })(),
+      ...segments.filter((s) => !s.whole).map((s) => this.fromSplit(p, grid, s)),
+    ]);
   }
 
   /** Counter vectors per bucket first…last (local days of the daily roll-up, UTC hours of the hourly one), per key. */
@@ -211,9 +220,11 @@ export class AnalysisService {
    */
   private async fromSplit(p: HitsPlan, grid: Grid, r: { from: number; to: number }): Promise<void> {
     const hours = { from: Math.ceil(r.from / HOUR) * HOUR, to: Math.floor(r.to / HOUR) * HOUR };
-    const fineFrom = await p.repo.fineFrom();
+    let fineFrom = this.fineFromOf.get(p);
+    if (fineFrom === undefined) this.fineFromOf.set(p, (fineFrom = p.repo.fineFrom()));
+    const from5 = await fineFrom;
     const slots = (from: number, to: number) => {
-      const a = Math.max(Math.ceil(from / SLOT) * SLOT, Math.ceil(fineFrom / SLOT) * SLOT);
+      const a = Math.max(Math.ceil(from / SLOT) * SLOT, Math.ceil(from5 / SLOT) * SLOT);
       const b = Math.floor(to / SLOT) * SLOT;
       return a < b ? { from: a, to: b } : null;
     };
@@ -221,14 +232,14 @@ export class AnalysisService {
       if (from >= to) return;
       const s = slots(from, to);
       if (!s) return this.fromRaw(p, grid, { from, to });
-      await this.fromRollup(p, 'fine', grid, { ...s, wallFrom: 0, wallTo: 0 });
-      if (from < s.from) await this.fromRaw(p, grid, { from, to: s.from });
-      if (s.to < to) await this.fromRaw(p, grid, { from: s.to, to });
+      await Promise.all([
+        this.fromRollup(p, 'fine', grid, { ...s, wallFrom: 0, wallTo: 0 }),
+        from < s.from ? this.fromRaw(p, grid, { from, to: s.from }) : undefined,
+        s.to < to ? this.fromRaw(p, grid, { from: s.to, to }) : undefined,
+      ]);
     };
     if (hours.from >= hours.to) return edge(r.from, r.to);
-    await this.fromHours(p, grid, hours.from / HOUR, hours.to / HOUR - 1);
-    await edge(r.from, hours.from);
-    await edge(hours.to, r.to);
+    await Promise.all([this.fromHours(p, grid, hours.from / HOUR, hours.to / HOUR - 1), edge(r.from, hours.from), edge(hours.to, r.to)]);
   }
 
   private async choosePath(p: HitsPlan): Promise<Exclude<AnalysisPath, 'days'>> {

@@ -240,7 +240,8 @@ export class AnalysisRepository {
     if (agents && agents.length > 0 && s.from !== null && s.to !== null) return this.rawByAgents(s, agents);
     const cp: Param[] = [];
     const cw = this.callWhere(s, cp);
-    const calls = await this.t.all<CallRow>(
+    // Three independent reads, at once (PostgreSQL's pool runs them side by side).
+    const callsRead = this.t.all<CallRow>(
       `SELECT ${CALL_COLUMNS.split(', ')
         .map((c) => `c.${c}`)
         .join(', ')} FROM calls c WHERE ${cw}`,
@@ -248,16 +249,17 @@ export class AnalysisRepository {
     );
     const hp: Param[] = [];
     const hw = this.callWhere(s, hp) + valueClauses('h.agent_id', s.filters.agent, hp, true);
-    const hits = await this.t.all<{ call_id: string; agent_id: number; ring_secs: number; answered: number }>(
+    const hitsRead = this.t.all<{ call_id: string; agent_id: number; ring_secs: number; answered: number }>(
       `SELECT h.call_id, h.agent_id, h.ring_secs, h.answered FROM calls c JOIN call_hits h ON h.account_id = c.account_id AND h.call_id = c.call_id WHERE ${hw}`,
       hp,
     );
     const rp: Param[] = [];
     const rw = this.callWhere(s, rp);
-    const retried = await this.t.all<{ call_id: string }>(
+    const retriedRead = this.t.all<{ call_id: string }>(
       `SELECT c.call_id FROM calls c WHERE ${rw} AND c.answered_at IS NULL AND EXISTS (SELECT 1 FROM calls r WHERE r.account_id = c.account_id AND r.retry_of = c.call_id AND r.answered_at IS NOT NULL)`,
       rp,
     );
+    const [calls, hits, retried] = await Promise.all([callsRead, hitsRead, retriedRead]);
     return { calls, hits, retried: new Set(retried.map((r) => r.call_id)) };
   }
 }
