@@ -11,6 +11,7 @@
  *
  *   npx tsx bench/analysis.ts [--calls 10000000] [--days 150] [--db sqlite|postgres|both]
  *                             [--seconds 4] [--quick] [--seed-only] [--data-dir data/bench-analysis]
+ *                             [--match TEXT (only the rows whose name holds TEXT)]
  *
  * SQLite lives in --data-dir; PostgreSQL in schema bench_analysis of
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/callcenter_bench,
@@ -284,7 +285,9 @@ async function measureOn(
     return { ms, reply, keys: Object.keys(res.data as object).length };
   };
   const rows: Row[] = [];
+  const match = options.match;
   for (const [name, body] of mix) {
+    if (match !== undefined && !name.includes(match)) continue;
     const live = name.startsWith('live');
     if (live) await storeOne();
     const first = await ask(body, name);
