@@ -31,7 +31,9 @@ const queryArb = fc.record({
   breakDown: fc.constantFrom('agentId', 'groupId', 'did', 'campaignId'),
   disPlay: fc.constantFrom('date', 'hour', 'month', 'total'),
   multi: fc.boolean(),
-  range: fc.constantFrom('days', 'hours', 'seconds', 'none'),
+  range: fc.constantFrom('days', 'hours', 'seconds', 'none', 'any', 'any'),
+  // 'any': starts and ends at arbitrary seconds (an hour before the calls to after them), at least one second long.
+  at: fc.tuple(fc.integer({ min: -3600, max: 3 * 86400 }), fc.integer({ min: 1, max: 3 * 86400 })),
   filters: fc.array(
     fc.oneof(
       fc.record({
@@ -154,8 +156,9 @@ function bruteForce(calls: CallRecord[], q: QuerySpec, range: [number, number] |
   return Object.keys(data).length ? data : null;
 }
 
-function rangeOf(kind: string): { val: string; range: [number, number] | null; wall: boolean } | null {
+function rangeOf(kind: string, at: [number, number]): { val: string; range: [number, number] | null; wall: boolean } | null {
   if (kind === 'none') return null;
+  if (kind === 'any') return { val: `${D + at[0]},${D + at[0] + at[1] - 1}`, range: [D + at[0], D + at[0] + at[1]], wall: false };
   if (kind === 'days') return { val: '01-10-2026 00:00:00,01-11-2026 23:59:59', range: null, wall: true };
   if (kind === 'hours') return { val: '01-10-2026 05:00:00,01-11-2026 17:59:59', range: null, wall: true };
   return { val: `${D + 3 * 3600 + 17},${D + 50 * 3600 + 11}`, range: [D + 3 * 3600 + 17, D + 50 * 3600 + 12], wall: false };
@@ -218,7 +221,7 @@ forEachDatabase('analysis/hits equals a brute-force count (property)', (use) => 
           }
           const check = async (records: CallRecord[], stage: string) => {
             for (const q of queries) {
-              const r = rangeOf(q.range);
+              const r = rangeOf(q.range, q.at);
               const range = r ? (r.wall ? wallRange(r.val, tz) : r.range) : null;
               const filter = [
                 ...(r ? [{ key: 'date', condi: 'range', val: r.val }] : []),
@@ -245,6 +248,53 @@ forEachDatabase('analysis/hits equals a brute-force count (property)', (use) => 
         },
       ),
       { numRuns: Number(process.env.ANALYSIS_PROPERTY_RUNS ?? 40) },
+    );
+  }, 240_000);
+});
+
+forEachDatabase('analysis/hits over a range ending now, while calls are stored (property)', (use) => {
+  let h: Harness;
+  beforeAll(() => {
+    h = use();
+  });
+
+  it('the last 31 days up to the current second equal a brute-force count after every stored batch', async () => {
+    // A call and how many seconds before the batch is stored it was queued (up to 33 days: some fall before the range).
+    const nowCallArb = fc.tuple(callArb, fc.integer({ min: 0, max: 33 * 86400 }));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(nowCallArb, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 3 }),
+        fc.constantFrom('agentId', 'groupId', 'did', 'campaignId'),
+        fc.constantFrom('UTC', 'Asia/Kolkata'),
+        fc.boolean(),
+        async (batches, breakDown, tz, multi) => {
+          const s = await createTenant(h, { timezone: tz });
+          const stored: CallRecord[] = [];
+          let n = 0;
+          for (const batch of batches) {
+            const now = Math.floor(Date.now() / 1000);
+            // Offsets from D re-based on now: toRecords places a call at D + offset.
+            const specs = batch.map(([c, ago]) => ({ ...c, offset: now - ago - D, retryIx: null, late: false }));
+            const recs = toRecords(s.accountId, specs).map((r) => ({ ...r.final, callId: `n${n++}` }));
+            await store(h, ...recs);
+            stored.push(...recs);
+            const askedAt = Math.floor(Date.now() / 1000);
+            const range: [number, number] = [askedAt - 31 * 86400, askedAt + 1];
+            const q: QuerySpec = { breakDown, disPlay: multi ? 'date' : 'total', multi, range: 'any', at: [0, 1], filters: [] };
+            const expected = bruteForce(stored, q, range, tz, 3);
+            const res = await h.post('/api/v2/analysis/hits', {
+              ssid: s.ssid,
+              breakDown,
+              disPlay: q.disPlay,
+              multi,
+              filter: [{ key: 'date', condi: 'range', val: `${range[0]},${askedAt}` }],
+            });
+            if (expected === null) expect(res.body.code).toBe(1586);
+            else expect(res.body.data, JSON.stringify({ tz, breakDown, multi })).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: Number(process.env.ANALYSIS_PROPERTY_RUNS ?? 40) / 2 },
     );
   }, 240_000);
 });

@@ -5,22 +5,35 @@ import { GHOST_MAX, IX, NCOLS, addCallInKey, keysOf } from './rollup/counters.js
 import { bucketFragment, cell, hitsDataJson, joinFragments, type Grid } from './wire/hits-json.js';
 import { DayCache } from './day-cache/day-cache.js';
 import { fragmentsByDay } from './day-cache/day-answers.js';
-import { daySegments } from './day-cache/day-segments.js';
+import { daySegments, type DaySegment } from './day-cache/day-segments.js';
+import { GridCache, gridsByDay, type DayGrid } from './day-cache/day-grids.js';
 import type { AnalysisQuery, RawRequest } from './query/request.js';
 import { addPacked } from './query/analysis.repository.js';
 import { dayAnswerKey, planHits, type HitsPlan } from './query/plan.js';
 import { factsOfRow } from './rollup/rollup-store.js';
+import { SLOT } from './rollup/rollup-batch.js';
 import { offsetSeconds, wallLabel, wholeHourOffset } from '../../time/zone.js';
 
 type Display = AnalysisQuery['display'];
 
-export type AnalysisPath = 'daily' | 'hourly' | 'cube' | 'split' | 'raw';
+export type AnalysisPath = 'daily' | 'hourly' | 'cube' | 'split' | 'raw' | 'days';
 
 const HOUR = 3600;
 const DAY = 86400;
 
 /** Longer ranges are counted without kept days: cutting them into local days costs more than it saves. */
 const MAX_KEPT_RANGE_DAYS = 400;
+
+/** Up to this many hours are summed from kept hour grids (a partial day has at most 23 whole hours, 25 on a DST day). */
+const MAX_KEPT_HOURS = 26;
+
+/** Adds a grid's vectors into `grid` under one bucket label. */
+function addGrid(grid: Grid, from: DayGrid, label: string): void {
+  for (const [key, v] of from) {
+    const into = cell(grid, key, label);
+    for (let c = 0; c < v.length; c++) into[c]! += v[c]!;
+  }
+}
 
 /** UTC bounds [from, to) of a part of the range, with its local wall-clock bounds for the daily roll-up. */
 type Span = { from: number; to: number; wallFrom: number; wallTo: number };
@@ -35,6 +48,9 @@ type Span = { from: number; to: number; wallFrom: number; wallTo: number };
 export class AnalysisService {
   private readonly accounts: AccountService;
   private readonly days: DayCache;
+  private readonly grids: GridCache | null;
+  /** analysis_fine's first complete slot, read once per request. */
+  private readonly fineFromOf = new WeakMap<HitsPlan, Promise<number>>();
 
   /** `cacheBytes`: memory for answers of whole past days (day-cache.ts); 0 computes every answer afresh. */
   constructor(
@@ -44,28 +60,29 @@ export class AnalysisService {
   ) {
     this.accounts = accounts;
     this.days = new DayCache(cacheBytes);
+    this.grids = cacheBytes > 0 ? new GridCache(cacheBytes) : null;
   }
 
   /** The answer's `data` as JSON bytes, in pieces to send one after another (see hitsDataJson), and the path that computed it. */
   async hits(accountId: number, body: RawRequest): Promise<{ dataJson: Buffer[]; path: AnalysisPath }> {
     const p = planHits(this.db, accountId, await this.accounts.settings(accountId), body);
-    const path = await this.choosePath(p);
-    const byDay = path === 'daily' || path === 'hourly' ? await this.byDay(p, path) : undefined;
+    const chosen = await this.choosePath(p);
+    let path: AnalysisPath = chosen;
+    const byDay = chosen === 'daily' || chosen === 'hourly' ? await this.byDay(p, chosen) : undefined;
     if (byDay !== undefined) {
       if (byDay === null) throw analysisError(1586);
       return { dataJson: byDay, path };
     }
     const grid: Grid = new Map();
-    if (path === 'split') {
-      // Whole UTC hours from the hourly roll-up, the partial hours at both ends from the raw calls.
-      const r = p.query.range!;
-      const inner = { from: Math.ceil(r.from / HOUR) * HOUR, to: Math.floor(r.to / HOUR) * HOUR, wallFrom: 0, wallTo: 0 };
-      await this.fromRollup(p, 'hourly', grid, inner);
-      await this.fromRaw(p, grid, { from: r.from, to: inner.from });
-      if (inner.to < r.to) await this.fromRaw(p, grid, { from: inner.to, to: r.to });
-    } else if (path === 'raw') await this.fromRaw(p, grid);
-    else if (path === 'cube') await this.fromCube(p, grid);
-    else await this.fromRollup(p, path, grid);
+    // Ranges that cut days (ending now, starting at any second): kept whole days and two partial ones.
+    const wholeDays = chosen !== 'cube' ? await this.composable(p) : null;
+    if (wholeDays) {
+      path = 'days';
+      await this.fromDays(p, grid, wholeDays);
+    } else if (chosen === 'split') await this.fromSplit(p, grid, p.query.range!);
+    else if (chosen === 'raw') await this.fromRaw(p, grid);
+    else if (chosen === 'cube') await this.fromCube(p, grid);
+    else await this.fromRollup(p, chosen, grid);
     const dataJson = hitsDataJson(p.query, grid);
     if (dataJson === null) throw analysisError(1586);
     return { dataJson, path };
@@ -108,7 +125,124 @@ export class AnalysisService {
     return joinFragments(fragments);
   }
 
-  private async choosePath(p: HitsPlan): Promise<AnalysisPath> {
+  /**
+   * The local days of the range when it is answered as whole days (kept
+   * grids or the daily roll-up) plus its two partial days (fromSplit): the
+   * roll-ups answer it (no filter but the breakdown's own, none on
+   * direction, the daily roll-up keyed in the account's zone), it holds at
+   * least one whole local day, and a bucketed answer is by date or month.
+   * Null otherwise.
+   */
+  private async composable(p: HitsPlan): Promise<DaySegment[] | null> {
+    const { query: q, tz } = p;
+    const r = q.range;
+    if (!r || p.ghost > GHOST_MAX || (p.bucketed && q.display === 'hour')) return null;
+    if (Object.keys(q.filters).some((d) => d !== q.breakDown)) return null;
+    if (r.to - r.from > MAX_KEPT_RANGE_DAYS * DAY || r.to - r.from < DAY) return null;
+    const segments = daySegments(tz, r.from, r.to);
+    if (!segments || !segments.some((s) => s.whole)) return null;
+    if ((await p.repo.rollupZone()) !== tz) return null;
+    return segments;
+  }
+
+  /** Whole local days from kept grids (or the daily roll-up), the partial days at both ends by fromSplit. */
+  private async fromDays(p: HitsPlan, grid: Grid, segments: DaySegment[]): Promise<void> {
+    const q = p.query;
+    const whole = segments.filter((s) => s.whole);
+    const versions = await p.repo.versions(whole[0]!.utcDays[0], whole[whole.length - 1]!.utcDays[1]);
+    // The reads of the whole days and of the two partial days are independent: at once (PostgreSQL's
+    // pool runs them side by side; SQLite's one connection in turn). Each adds to the grid after its read.
+    await Promise.all([
+      (async () => {
+        const grids = await gridsByDay(this.grids, `days|${dayAnswerKey(p, 'daily')}`, whole, versions, (a, b) => this.bucketGrids(p, 'daily', a, b));
+        for (let i = 0; i < whole.length; i++)
+          addGrid(grid, grids[i]!, p.bucketed ? wallLabel(whole[i]!.day * DAY, q.display as Exclude<Display, 'total'>) : '');
+      })(),
+      ...segments.filter((s) => !s.whole).map((s) => this.fromSplit(p, grid, s)),
+    ]);
+  }
+
+  /** Counter vectors per bucket first…last (local days of the daily roll-up, UTC hours of the hourly one), per key. */
+  private async bucketGrids(p: HitsPlan, table: 'daily' | 'hourly', first: number, last: number): Promise<Map<number, DayGrid>> {
+    const q = p.query;
+    const rows = await p.repo.rollupSums(
+      {
+        table: `analysis_${table}`,
+        dim: q.breakDown,
+        from: first,
+        to: last,
+        keys: p.filters[q.breakDown] ?? { include: null, exclude: [] },
+        // The daily rows have no direction (the days path takes no direction filter).
+        directions: (table === 'hourly' && p.filters.direction) || { include: null, exclude: [] },
+        byBucket: true,
+      },
+      `gh${p.ghost}`,
+    );
+    const byLabel: Grid = new Map();
+    this.addRows(rows, byLabel, (b) => String(b));
+    const out = new Map<number, DayGrid>();
+    for (const [key, row] of byLabel) {
+      for (const [bucket, v] of row) {
+        let g = out.get(Number(bucket));
+        if (!g) out.set(Number(bucket), (g = new Map()));
+        g.set(key, v);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The UTC hours first…last: a few (the whole hours of a partial day) from
+   * hour grids kept under the hours' change marks — ingest changes only the
+   * current hour, so today's earlier hours stay kept — more from the hourly roll-up.
+   */
+  private async fromHours(p: HitsPlan, grid: Grid, first: number, last: number): Promise<void> {
+    if (!this.grids || last - first >= MAX_KEPT_HOURS) {
+      await this.fromRollup(p, 'hourly', grid, { from: first * HOUR, to: (last + 1) * HOUR, wallFrom: 0, wallTo: 0 });
+      return;
+    }
+    const hours: DaySegment[] = [];
+    for (let h = first; h <= last; h++) hours.push({ day: h, from: h * HOUR, to: (h + 1) * HOUR, whole: true, utcDays: [h, h] });
+    const marks = await p.repo.hourVersions(first, last);
+    const grids = await gridsByDay(this.grids, `hours|${dayAnswerKey(p, 'hourly')}`, hours, marks, (a, b) => this.bucketGrids(p, 'hourly', a, b));
+    const q = p.query;
+    for (let i = 0; i < hours.length; i++) {
+      const at = hours[i]!.from;
+      const label = p.bucketed ? wallLabel(at + offsetSeconds(p.tz, at), q.display as Exclude<Display, 'total'>) : '';
+      addGrid(grid, grids[i]!, label);
+    }
+  }
+
+  /**
+   * [from, to): whole UTC hours from the hourly roll-up, whole 5-minute slots
+   * of the partial hours from the fine one (where it is complete), the rest —
+   * under 5 minutes at each end — from the raw calls.
+   */
+  private async fromSplit(p: HitsPlan, grid: Grid, r: { from: number; to: number }): Promise<void> {
+    const hours = { from: Math.ceil(r.from / HOUR) * HOUR, to: Math.floor(r.to / HOUR) * HOUR };
+    let fineFrom = this.fineFromOf.get(p);
+    if (fineFrom === undefined) this.fineFromOf.set(p, (fineFrom = p.repo.fineFrom()));
+    const from5 = await fineFrom;
+    const slots = (from: number, to: number) => {
+      const a = Math.max(Math.ceil(from / SLOT) * SLOT, Math.ceil(from5 / SLOT) * SLOT);
+      const b = Math.floor(to / SLOT) * SLOT;
+      return a < b ? { from: a, to: b } : null;
+    };
+    const edge = async (from: number, to: number) => {
+      if (from >= to) return;
+      const s = slots(from, to);
+      if (!s) return this.fromRaw(p, grid, { from, to });
+      await Promise.all([
+        this.fromRollup(p, 'fine', grid, { ...s, wallFrom: 0, wallTo: 0 }),
+        from < s.from ? this.fromRaw(p, grid, { from, to: s.from }) : undefined,
+        s.to < to ? this.fromRaw(p, grid, { from: s.to, to }) : undefined,
+      ]);
+    };
+    if (hours.from >= hours.to) return edge(r.from, r.to);
+    await Promise.all([this.fromHours(p, grid, hours.from / HOUR, hours.to / HOUR - 1), edge(r.from, hours.from), edge(hours.to, r.to)]);
+  }
+
+  private async choosePath(p: HitsPlan): Promise<Exclude<AnalysisPath, 'days'>> {
     const { query: q, tz, bucketed } = p;
     if (p.ghost > GHOST_MAX) return 'raw';
     const otherFilters = Object.keys(q.filters).some((d) => d !== q.breakDown && d !== 'direction');
@@ -179,17 +313,19 @@ export class AnalysisService {
     }
   }
 
-  /** Roll-up rows of the query's range, or of `span` (UTC bounds for the hourly table, local-day wall bounds for the daily one). */
-  private async fromRollup(p: HitsPlan, table: 'daily' | 'hourly', grid: Grid, span?: Span) {
+  /** Roll-up rows of the query's range, or of `span` (UTC bounds for the hourly and fine tables, local-day wall bounds for the daily one). */
+  private async fromRollup(p: HitsPlan, table: 'daily' | 'hourly' | 'fine', grid: Grid, span?: Span) {
     const { query: q, tz } = p;
     const r = span ?? q.range;
     const daily = table === 'daily';
+    // Seconds per bucket of the UTC tables.
+    const size = table === 'fine' ? SLOT : HOUR;
     const rows = await p.repo.rollupSums(
       {
-        table: daily ? 'analysis_daily' : 'analysis_hourly',
+        table: `analysis_${table}`,
         dim: q.breakDown,
-        from: r ? (daily ? Math.floor(r.wallFrom / DAY) : r.from / HOUR) : null,
-        to: r ? (daily ? r.wallTo / DAY - 1 : r.to / HOUR - 1) : null,
+        from: r ? (daily ? Math.floor(r.wallFrom / DAY) : r.from / size) : null,
+        to: r ? (daily ? r.wallTo / DAY - 1 : r.to / size - 1) : null,
         keys: p.filters[q.breakDown] ?? { include: null, exclude: [] },
         directions: p.filters.direction ?? { include: null, exclude: [] },
         byBucket: p.bucketed,
@@ -199,7 +335,7 @@ export class AnalysisService {
     this.addRows(
       rows,
       grid,
-      p.bucketed ? (b) => wallLabel(daily ? b * DAY : b * HOUR + offsetSeconds(tz, b * HOUR), q.display as Exclude<Display, 'total'>) : null,
+      p.bucketed ? (b) => wallLabel(daily ? b * DAY : b * size + offsetSeconds(tz, b * size), q.display as Exclude<Display, 'total'>) : null,
     );
   }
 

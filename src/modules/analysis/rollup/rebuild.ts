@@ -27,7 +27,15 @@ export async function rebuildRollups(db: Database, accountId: number, onProgress
        ON CONFLICT (account_id, utc_day) DO UPDATE SET version = excluded.version`,
       [mark],
     );
-    for (const table of ['analysis_hourly', 'analysis_daily', 'analysis_cube', 'analysis_retry_flags', 'analysis_rollup_state']) {
+    // Kept hours likewise: every marked hour, and every hour with hourly rows.
+    await t.run('UPDATE analysis_hour_versions SET version = $2 WHERE account_id = $1', [mark]);
+    await t.run(
+      `INSERT INTO analysis_hour_versions (account_id, utc_hour, version)
+       SELECT DISTINCT account_id, bucket, CAST($2 AS BIGINT) FROM analysis_hourly WHERE account_id = $1
+       ON CONFLICT (account_id, utc_hour) DO UPDATE SET version = excluded.version`,
+      [mark],
+    );
+    for (const table of ['analysis_fine', 'analysis_hourly', 'analysis_daily', 'analysis_cube', 'analysis_retry_flags', 'analysis_rollup_state']) {
       await t.run(`DELETE FROM ${table} WHERE account_id = $1`);
     }
     const store = tableStore(tx, accountId);

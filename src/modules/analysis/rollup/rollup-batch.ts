@@ -24,7 +24,7 @@ import { localDayNumber } from '../../../time/zone.js';
 
 /** The cells an original call's retry flag was added to. */
 export interface FlagBooking {
-  /** The call's 15-minute slot (Unix seconds / 900); stored in column `hour` of analysis_retry_flags. */
+  /** The call's 5-minute slot (Unix seconds / 300, SLOT); stored in column `hour` of analysis_retry_flags (migration 100). */
   slot: number;
   direction: string;
   cells: [Dim | 'cube', string][];
@@ -40,14 +40,18 @@ export interface RollupStore {
   setFlag(callId: string, booking: FlagBooking | null): Promise<void>;
 }
 
+/** Seconds of a roll-up slot: the buckets of analysis_fine; hours and local days are made of whole slots. */
+export const SLOT = 300;
+
 /** Accumulates contributions of many records, flushed in one go (bulk seeding uses the same code). */
 export class RollupBatch {
   readonly deltas = new Map<string, Delta>();
 
   /**
-   * The pending change of one cell in the call's 15-minute slot: at flush the
-   * slots become UTC hours and local days. (A UTC hour can hold two local
-   * days in a half- or quarter-hour zone; a 15-minute slot cannot.)
+   * The pending change of one cell in the call's 5-minute slot: at flush the
+   * slots are written as they are (analysis_fine) and as UTC hours and local
+   * days. (A UTC hour can hold two local days in a half- or quarter-hour
+   * zone; a 5-minute slot cannot.)
    */
   vector(dim: Dim | 'cube', key: string, direction: string, slot: number): Float64Array {
     const id = `${dim}\u0000${key}\u0000${direction}\u0000${slot}`;
@@ -61,7 +65,7 @@ export class RollupBatch {
 
   /** The record's own counters in every dimension and key. */
   addOwn(c: CallFacts, sign: number): void {
-    const slot = Math.floor(c.queuedAt / 900);
+    const slot = Math.floor(c.queuedAt / SLOT);
     for (const dim of DIMS) {
       for (const [key, hits] of keysOf(c, dim)) addCallInKey(this.vector(dim, key, c.direction, slot), c, hits, sign);
     }
@@ -111,6 +115,7 @@ export class RollupBatch {
     const daily = new Map<string, Delta>();
     const dayOfSlot = new Map<number, number>();
     const utcDays = new Set<number>();
+    const utcHours = new Set<number>();
     const addTo = (m: Map<string, Delta>, d: Delta, direction: string, bucket: number) => {
       const id = `${d.dim}\u0000${d.key}\u0000${direction}\u0000${bucket}`;
       const agg = m.get(id);
@@ -118,17 +123,24 @@ export class RollupBatch {
       else m.set(id, { ...d, direction, bucket, vec: Float64Array.from(d.vec) });
     };
     for (const d of this.deltas.values()) {
-      utcDays.add(Math.floor((d.bucket * 900) / 86400));
-      if (d.dim !== 'cube') addTo(hourly, d, d.direction, Math.floor(d.bucket / 4));
+      utcDays.add(Math.floor((d.bucket * SLOT) / 86400));
+      utcHours.add(Math.floor((d.bucket * SLOT) / 3600));
+      if (d.dim !== 'cube') addTo(hourly, d, d.direction, Math.floor((d.bucket * SLOT) / 3600));
       let day = dayOfSlot.get(d.bucket);
       if (day === undefined) {
-        day = localDayNumber(tz, d.bucket * 900);
+        day = localDayNumber(tz, d.bucket * SLOT);
         dayOfSlot.set(d.bucket, day);
       }
       // Daily per-dimension rows leave direction out (half the rows to sum); the cube keeps it.
       addTo(daily, d, d.dim === 'cube' ? d.direction : '', day);
     }
     const days = [...daily.values()];
+    await writeDeltas(
+      tx,
+      accountId,
+      'analysis_fine',
+      [...this.deltas.values()].filter((d) => d.dim !== 'cube'),
+    );
     await writeDeltas(tx, accountId, 'analysis_hourly', [...hourly.values()]);
     await writeDeltas(
       tx,
@@ -143,18 +155,18 @@ export class RollupBatch {
       days.filter((d) => d.dim === 'cube'),
     );
     // Answers of these days kept on any node are stale from this transaction's commit on.
-    await bumpVersions(tx, accountId, [...utcDays]);
+    await bumpVersions(tx, accountId, [...utcDays], [...utcHours]);
     this.deltas.clear();
   }
 }
 
-/** Where an original call's retry flag goes: its 15-minute slot, direction and every key it has hits in. */
+/** Where an original call's retry flag goes: its 5-minute slot, direction and every key it has hits in. */
 export function bookingOf(c: CallFacts): FlagBooking {
   const cells: FlagBooking['cells'] = [];
   for (const dim of DIMS) for (const key of keysOf(c, dim).keys()) cells.push([dim, key]);
   if (c.hits.length > 0) cells.push(['cube', cubeKey(0, c.groupId, c.did, c.campaignId)]);
   for (const agent of keysOf(c, 'agent').keys()) cells.push(['cube', cubeKey(Number(agent), c.groupId, c.did, c.campaignId)]);
-  return { slot: Math.floor(c.queuedAt / 900), direction: c.direction, cells };
+  return { slot: Math.floor(c.queuedAt / SLOT), direction: c.direction, cells };
 }
 
 function sameBooking(a: FlagBooking | null, b: FlagBooking | null): boolean {

@@ -53,11 +53,11 @@ async function write(tx: Queryable, accountId: number, table: string, keyCols: s
   }
 }
 
-/** Adds the deltas to analysis_hourly / analysis_daily (per dimension) or analysis_cube. */
+/** Adds the deltas to analysis_fine / analysis_hourly / analysis_daily (per dimension) or analysis_cube. */
 export async function writeDeltas(
   tx: Queryable,
   accountId: number,
-  table: 'analysis_hourly' | 'analysis_daily' | 'analysis_cube',
+  table: 'analysis_fine' | 'analysis_hourly' | 'analysis_daily' | 'analysis_cube',
   deltas: Delta[],
 ): Promise<void> {
   if (table !== 'analysis_cube') {
@@ -98,21 +98,27 @@ export function newVersion(): number {
 }
 
 /**
- * Marks UTC days as changed (analysis_versions, migration 044), in the
- * caller's transaction: answers of those days kept on any node (day-cache.ts)
- * no longer match from its commit on. Days in sorted order, in statements of
- * at most 16 days (a bounded set of statement texts to prepare).
+ * Marks UTC days (analysis_versions, migration 044) and UTC hours
+ * (analysis_hour_versions, migration 100) as changed, in the caller's
+ * transaction: answers of those days or hours kept on any node (day-cache.ts,
+ * day-grids.ts) no longer match from its commit on. Sorted, in statements of
+ * at most 16 (a bounded set of statement texts to prepare).
  */
-export async function bumpVersions(tx: Queryable, accountId: number, utcDays: number[]): Promise<void> {
-  const days = [...new Set(utcDays)].sort((a, b) => a - b);
+export async function bumpVersions(tx: Queryable, accountId: number, utcDays: number[], utcHours: number[] = []): Promise<void> {
+  await bump(tx, accountId, 'analysis_versions', 'utc_day', utcDays);
+  await bump(tx, accountId, 'analysis_hour_versions', 'utc_hour', utcHours);
+}
+
+async function bump(tx: Queryable, accountId: number, table: string, col: string, values: number[]): Promise<void> {
+  const sorted = [...new Set(values)].sort((a, b) => a - b);
   const t = tenant(tx, accountId);
-  for (let i = 0; i < days.length; i += DAYS_PER_STATEMENT) {
-    const chunk = days.slice(i, i + DAYS_PER_STATEMENT);
-    const values = chunk.map((_, j) => `($1, $${j + 3}, $2)`).join(', ');
-    await t.run(
-      `INSERT INTO analysis_versions (account_id, utc_day, version) VALUES ${values} ON CONFLICT (account_id, utc_day) DO UPDATE SET version = excluded.version`,
-      [newVersion(), ...chunk],
-    );
+  for (let i = 0; i < sorted.length; i += DAYS_PER_STATEMENT) {
+    const chunk = sorted.slice(i, i + DAYS_PER_STATEMENT);
+    const rows = chunk.map((_, j) => `($1, $${j + 3}, $2)`).join(', ');
+    await t.run(`INSERT INTO ${table} (account_id, ${col}, version) VALUES ${rows} ON CONFLICT (account_id, ${col}) DO UPDATE SET version = excluded.version`, [
+      newVersion(),
+      ...chunk,
+    ]);
   }
 }
 
