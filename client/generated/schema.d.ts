@@ -243,6 +243,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/audit/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The audit trail: who changed what, newest first, with cursor paging
+         * @description One record per successful change (every writing operation but events/ingest, route/decide, login and logout), written in the change's transaction; secrets appear as "[redacted]". Login protection adds `auth/lockout` and `auth/loginAfterFailures` records. See docs/audit.md.
+         *
+         *     Callers: client, agent. Permission: `audit.view`. Error codes: 1000, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["audit_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/auth/login": {
         parameters: {
             query?: never;
@@ -254,7 +276,9 @@ export interface paths {
         put?: never;
         /**
          * Log in with a client username or an agent e-mail; answers a session id (ssid)
-         * @description No credentials. Error codes: 1000, 1014, 1047 (HTTP 200, error envelope).
+         * @description Login protection: after LOGIN_USER_FAILURES (5) failed logins for a username within LOGIN_WINDOW_SECONDS (900), or LOGIN_IP_FAILURES (100) from one IP, logins are answered HTTP 429 (code 429, `Retry-After` in seconds) for 1 s, doubling with each further failure up to 15 min; beyond LOGIN_CONCURRENCY (4) password checks at once on a node, 429 at once. See docs/audit.md.
+         *
+         *     No credentials. Error codes: 1000, 1014, 1047 (HTTP 200, error envelope).
          */
         post: operations["auth_login"];
         delete?: never;
@@ -2534,6 +2558,99 @@ export interface operations {
                          * @enum {integer}
                          */
                         code: 1000 | 1001 | 1002 | 1014 | 1015 | 1047 | 1586;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    audit_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "targetType": "agent",
+                 *       "limit": 50
+                 *     }
+                 */
+                "application/json": {
+                    /** @description nextCursor of the previous page */
+                    cursor?: string;
+                    /** @description Unix seconds */
+                    from?: number;
+                    /** @description default 50 */
+                    limit?: number;
+                    /** @description The path as registered, e.g. `Agent/create`, `Directory/setDnc` */
+                    operation?: string;
+                    /** @description The userId of the one who made the change */
+                    principalId?: string | number;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    targetId?: string | number;
+                    targetType?: "agent" | "group" | "role" | "did" | "contact" | "account" | "token" | "webhook" | "sticky" | "dnc" | "blacklist";
+                    /** @description Unix seconds */
+                    to?: number;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description Unix seconds */
+                            at: number;
+                            /** @description Only the fields that changed: `[before, after]`; before is null on a create; secrets are "[redacted]" */
+                            changes: {
+                                [key: string]: unknown[];
+                            };
+                            /** @description "session" or "token" (login protection records: "none") */
+                            credential: string;
+                            id: number;
+                            ip: string;
+                            operation: string;
+                            principal: {
+                                id: string;
+                                kind: string;
+                                name: string;
+                            };
+                            target: {
+                                id: string | null;
+                                type: string;
+                            };
+                        }[];
+                        nextCursor: string | null;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047;
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
