@@ -17,6 +17,7 @@ export const PERMISSIONS = [
   'queue.takeover',
   'call.originate',
   'webhook.manage',
+  'privacy.manage',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

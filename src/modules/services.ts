@@ -16,6 +16,7 @@ import { DncService } from './directory/dnc.service.js';
 import { StickyService } from './directory/sticky.service.js';
 import { EventsService } from './events/events.service.js';
 import { LiveStateService } from './events/live-state.service.js';
+import { PrivacyService } from './privacy/privacy.service.js';
 import { GroupService } from './group/group.service.js';
 import { LiveService } from './live/live.service.js';
 import { QueueService } from './queue/queue.service.js';
@@ -72,6 +73,8 @@ export function buildServices(ctx: AppContext) {
   webhookSink.onQueued = () => webhookWorker.nudge();
   const webhooks = new WebhookService(db, clock, webhookHttp, webhookWorker, config.webhookAllowPrivate);
   const reports = new ReportService(db, { accounts, groups });
+  // audit: at merge, the audit module's pseudonymiseNumberInAudit (erasure rewrites earlier audit records too).
+  const privacy = new PrivacyService(db, { recordingsDir: config.recordingsDir, log: ctx.log, audit: null });
   return {
     auth,
     accounts,
@@ -99,6 +102,7 @@ export function buildServices(ctx: AppContext) {
     webhookWorker,
     webhooks,
     reports,
+    privacy,
   };
 }
 
