@@ -27,6 +27,10 @@ export interface Config {
   webhookDelivery: boolean;
   /** Timeout of a webhook request (verification and delivery); 10 s (PRODUCT.md §9), shorter only in tests. */
   webhookTimeoutMs: number;
+  /** RETENTION_INTERVAL_MINUTES: how often the retention job runs (src/modules/retention); 0: never on this node (CLI only). */
+  retentionIntervalMinutes: number;
+  /** RETENTION_BATCH: rows per retention batch (one short transaction each). */
+  retentionBatch: number;
 }
 
 export class ConfigError extends Error {
@@ -89,5 +93,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookDelivery: env.WEBHOOK_DELIVERY === undefined || env.WEBHOOK_DELIVERY === '' ? true : flag(env, 'WEBHOOK_DELIVERY'),
     webhookTimeoutMs: 10_000,
+    retentionIntervalMinutes: integer(env, 'RETENTION_INTERVAL_MINUTES', 60, 0, 10_080),
+    retentionBatch: integer(env, 'RETENTION_BATCH', 500, 10, 100_000),
   };
 }

@@ -17,6 +17,7 @@ import { StickyService } from './directory/sticky.service.js';
 import { EventsService } from './events/events.service.js';
 import { LiveStateService } from './events/live-state.service.js';
 import { PrivacyService } from './privacy/privacy.service.js';
+import { RetentionJob } from './retention/retention-job.js';
 import { GroupService } from './group/group.service.js';
 import { LiveService } from './live/live.service.js';
 import { QueueService } from './queue/queue.service.js';
@@ -75,6 +76,8 @@ export function buildServices(ctx: AppContext) {
   const reports = new ReportService(db, { accounts, groups });
   // audit: at merge, the audit module's pseudonymiseNumberInAudit (erasure rewrites earlier audit records too).
   const privacy = new PrivacyService(db, { recordingsDir: config.recordingsDir, log: ctx.log, audit: null });
+  // audit: at merge, the audit module's purgeAuditBefore (retention's auditDays).
+  const retention = new RetentionJob(db, clock, accounts, { recordingsDir: config.recordingsDir, log: ctx.log, audit: null, batchSize: config.retentionBatch });
   return {
     auth,
     accounts,
@@ -103,6 +106,7 @@ export function buildServices(ctx: AppContext) {
     webhooks,
     reports,
     privacy,
+    retention,
   };
 }
 

@@ -112,6 +112,14 @@ export class AccountService {
     return settingsOf(row);
   }
 
+  /** Accounts that set any retention (the retention job's work list). */
+  async withRetention(): Promise<Array<{ id: number; retention: Retention }>> {
+    return (await this.repo.withRetention()).map((r) => ({
+      id: Number(r.id),
+      retention: { callDays: r.retention_call_days, recordingDays: r.retention_recording_days, auditDays: r.retention_audit_days },
+    }));
+  }
+
   async updateSettings(accountId: number, patch: SettingsPatch): Promise<AccountSettings> {
     const current = await this.settings(accountId);
     const next: AccountSettings = { ...current, ...patch, retention: { ...current.retention, ...patch.retention } };
