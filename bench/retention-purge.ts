@@ -93,7 +93,9 @@ async function ingestWhile(ingest: () => Promise<void>, until: () => boolean): P
 }
 
 console.log(`load average at start: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
-console.log('| database | rows purged | purge s | ingest p50 / p99 without purge (ms) | during purge (ms) | p99 ratio (during ÷ without) |\n|---|---|---|---|---|---|');
+console.log(
+  '| database | rows purged | purge s | ingest p50 / p99 without purge (ms) | during purge (ms) | p99 ratio (during ÷ without) |\n|---|---|---|---|---|---|',
+);
 for (const dialect of DIALECTS) {
   const db = await open(dialect);
   try {
@@ -127,17 +129,40 @@ for (const dialect of DIALECTS) {
     };
     process.stderr.write(`[${dialect}] rows in the purged tables: ${await rows(db, accountId)}\n`);
     await services.accounts.updateSettings(accountId, { retention: { callDays: 1 } });
-    const job = new RetentionJob(db, systemClock, services.accounts, { recordingsDir: config.recordingsDir, log: { info: () => undefined, warn: console.warn, error: console.error }, audit: null, batchSize: BATCH });
+    const job = new RetentionJob(db, systemClock, services.accounts, {
+      recordingsDir: config.recordingsDir,
+      log: { info: () => undefined, warn: console.warn, error: console.error },
+      audit: null,
+      batchSize: BATCH,
+    });
     // Warm-up, then: without, during, without again.
-    await ingestWhile(ingest, ((end) => () => performance.now() > end)(performance.now() + 3000));
-    const quiet1 = await ingestWhile(ingest, ((end) => () => performance.now() > end)(performance.now() + BASELINE_MS / 2));
+    await ingestWhile(
+      ingest,
+      (
+        (end) => () =>
+          performance.now() > end
+      )(performance.now() + 3000),
+    );
+    const quiet1 = await ingestWhile(
+      ingest,
+      (
+        (end) => () =>
+          performance.now() > end
+      )(performance.now() + BASELINE_MS / 2),
+    );
     let done = false;
     const t0 = performance.now();
     const purge = job.runOnce().finally(() => (done = true));
     const during = await ingestWhile(ingest, () => done);
     const run = await purge;
     const purgeS = (performance.now() - t0) / 1000;
-    const quiet2 = await ingestWhile(ingest, ((end) => () => performance.now() > end)(performance.now() + BASELINE_MS / 2));
+    const quiet2 = await ingestWhile(
+      ingest,
+      (
+        (end) => () =>
+          performance.now() > end
+      )(performance.now() + BASELINE_MS / 2),
+    );
     // Legs are removed with their calls but not counted by the job: the figure is a lower bound.
     const purged = run.ran ? run.calls + run.hits + run.agentStates + run.recordings + run.originated : 0;
     const quiet = [...quiet1, ...quiet2];

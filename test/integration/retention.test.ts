@@ -35,7 +35,11 @@ async function callsOn(h: Harness, t: Creds & { accountId: number }, who: { g: n
       const rec = `a${t.accountId}/d${daysAgo}/${callId}.wav`;
       fs.mkdirSync(path.join(h.ctx.config.recordingsDir, path.dirname(rec)), { recursive: true });
       fs.writeFileSync(path.join(h.ctx.config.recordingsDir, rec), 'RIFF');
-      events.push(at(12, 'call.answered', { agentId: who.a2 }), at(20, 'call.recording', { agentId: who.a2, path: rec }), at(60, 'call.ended', { reason: 'completed' }));
+      events.push(
+        at(12, 'call.answered', { agentId: who.a2 }),
+        at(20, 'call.recording', { agentId: who.a2, path: rec }),
+        at(60, 'call.ended', { reason: 'completed' }),
+      );
     } else events.push(at(15, 'call.missed', { agentId: who.a2 }), at(30, 'call.ended', { reason: 'abandoned' }));
   }
   await ingestOk(h, t, events);

@@ -37,7 +37,13 @@ export function accountOperations({ accounts }: { accounts: AccountService }) {
       examples: {
         request: {},
         response: {
-          data: { timezone: 'Asia/Kolkata', defaultGroupId: 55, ghostThresholdSecs: 3, customFields: [], retention: { callDays: 365, recordingDays: 90, auditDays: null } },
+          data: {
+            timezone: 'Asia/Kolkata',
+            defaultGroupId: 55,
+            ghostThresholdSecs: 3,
+            customFields: [],
+            retention: { callDays: 365, recordingDays: 90, auditDays: null },
+          },
         },
       },
       async handler({ principal }) {

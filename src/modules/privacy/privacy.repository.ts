@@ -120,10 +120,10 @@ export class PrivacyRepository {
     const quoted = [`"${number}"`, `"${replacement}"`];
     if (callIds.length > 0) {
       const calls = inList(this.t, 'call_id', 4, callIds);
-      await this.t.run(
-        `UPDATE webhook_deliveries SET payload = REPLACE(payload, $2, $3) WHERE account_id = $1 AND payload IS NOT NULL AND ${calls.sql}`,
-        [...quoted, calls.param],
-      );
+      await this.t.run(`UPDATE webhook_deliveries SET payload = REPLACE(payload, $2, $3) WHERE account_id = $1 AND payload IS NOT NULL AND ${calls.sql}`, [
+        ...quoted,
+        calls.param,
+      ]);
       await this.t.run(
         `UPDATE webhook_attempts SET response = REPLACE(response, $2, $3)
          WHERE account_id = $1 AND response IS NOT NULL AND delivery_id IN (SELECT id FROM webhook_deliveries WHERE account_id = $1 AND ${calls.sql})`,

@@ -25,7 +25,14 @@ export const ExportResponse = SuccessSchema({
     contact: Type.Union([Loose, Type.Null()], { description: 'The directory entry, every field, or null' }),
     dnc: Type.Union([Type.Object({ dnc: Type.Number(), updatedAt: Type.Number() }), Type.Null()]),
     sticky: Type.Array(
-      Type.Object({ scope: Type.String(), cli: Type.String(), groupId: Type.Number(), agentId: Type.Number(), expiry: Type.Number(), createdAt: Type.Number() }),
+      Type.Object({
+        scope: Type.String(),
+        cli: Type.String(),
+        groupId: Type.Number(),
+        agentId: Type.Number(),
+        expiry: Type.Number(),
+        createdAt: Type.Number(),
+      }),
     ),
     blacklist: Type.Array(Type.String(), { description: 'DIDs the number is blocked on' }),
     calls: Type.Array(

@@ -70,7 +70,12 @@ export class RetentionRepository {
       [cutoff],
     );
     if (rows.length === 0) return 0;
-    const ids = inList(this.t, 'call_id', 2, rows.map((r) => r.call_id));
+    const ids = inList(
+      this.t,
+      'call_id',
+      2,
+      rows.map((r) => r.call_id),
+    );
     return (await this.t.run(`DELETE FROM originated_calls WHERE account_id = $1 AND ${ids.sql}`, [ids.param])).changes;
   }
 
