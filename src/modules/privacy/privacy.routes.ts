@@ -9,7 +9,7 @@ export function privacyOperations({ privacy }: { privacy: PrivacyService }) {
     defineOperation({
       module: 'privacy',
       name: 'erase',
-      summary: 'Forget a number: remove its contact, lists and recordings; replace it by erased-<hash> in call history',
+      summary: 'Forget a number: remove its contact, lists and recordings; replace it in call history by `erased-<hash>`',
       description:
         'Removes the directory entry, DNC, sticky and blacklist entries and the recordings of the number, and replaces the number in call ' +
         'history, call reports, live calls, click-to-call rows, webhook delivery payloads and the live change log by `erased-<hash>` (the same ' +
