@@ -129,19 +129,21 @@ for (const dialect of DIALECTS) {
     };
     process.stderr.write(`[${dialect}] rows in the purged tables: ${await rows(db, accountId)}\n`);
     await services.accounts.updateSettings(accountId, { retention: { callDays: 1 } });
-    // The job's own transactions, timed: on SQLite each holds the one connection, so the longest is the most an ingest request waits for one.
+    // The job's own transactions, timed: on SQLite each holds the one connection, so the longest is about the most an ingest request waits for one.
     const batchMs: number[] = [];
     const timed = new Proxy(db, {
       get(target, prop) {
         if (prop === 'transaction')
-          return async <T>(fn: Parameters<Database['transaction']>[0]) => {
-            const t0 = performance.now();
-            try {
-              return (await target.transaction(fn)) as T;
-            } finally {
-              batchMs.push(performance.now() - t0);
-            }
-          };
+          // Timed from inside: the time the batch holds the connection, not the wait for it behind ingest.
+          return <T>(fn: (tx: Parameters<Parameters<Database['transaction']>[0]>[0]) => Promise<T>) =>
+            target.transaction(async (tx) => {
+              const t0 = performance.now();
+              try {
+                return await fn(tx);
+              } finally {
+                batchMs.push(performance.now() - t0);
+              }
+            });
         const v = Reflect.get(target, prop, target) as unknown;
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
       },
