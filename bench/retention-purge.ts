@@ -31,6 +31,7 @@ const DAYS = Number(options.days ?? 30);
 const BATCH = Number(options.batch ?? 500);
 const BASELINE_MS = Number(options['baseline-s'] ?? 15) * 1000;
 const EVERY_MS = 20;
+const MAX_INFLIGHT = 8;
 const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
 const SCHEMA = 'bench_retention';
 const TABLES = ['calls', 'call_hits', 'call_legs', 'call_recordings', 'agent_state_log'];
@@ -77,19 +78,31 @@ function traffic(agents: number[]) {
   };
 }
 
-/** Sends a batch every EVERY_MS until `until()` is true; the latency of each, ms. */
-async function ingestWhile(ingest: () => Promise<void>, until: () => boolean): Promise<number[]> {
+/**
+ * Sends a batch every EVERY_MS until `until()` is true; the latency of each
+ * (ms), how many failed, and how many ticks were skipped because MAX_INFLIGHT
+ * requests were still waiting (a backlog: the database did not keep up).
+ */
+async function ingestWhile(ingest: () => Promise<void>, until: () => boolean): Promise<{ lat: number[]; failed: number; skipped: number }> {
   const lat: number[] = [];
+  let failed = 0;
+  let skipped = 0;
   const inflight = new Set<Promise<void>>();
   while (!until()) {
-    const t0 = performance.now();
-    const p: Promise<void> = ingest().then(() => void lat.push(performance.now() - t0));
-    inflight.add(p);
-    void p.finally(() => inflight.delete(p));
+    if (inflight.size >= MAX_INFLIGHT) skipped += 1;
+    else {
+      const t0 = performance.now();
+      const p: Promise<void> = ingest().then(
+        () => void lat.push(performance.now() - t0),
+        () => void (failed += 1),
+      );
+      inflight.add(p);
+      void p.finally(() => inflight.delete(p));
+    }
     await new Promise((r) => setTimeout(r, EVERY_MS));
   }
   await Promise.all(inflight);
-  return lat;
+  return { lat, failed, skipped };
 }
 
 console.log(`load average at start: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
@@ -172,7 +185,8 @@ for (const dialect of DIALECTS) {
     let done = false;
     const t0 = performance.now();
     const purge = job.runOnce().finally(() => (done = true));
-    const during = await ingestWhile(ingest, () => done);
+    const duringRun = await ingestWhile(ingest, () => done);
+    const during = duringRun.lat;
     const run = await purge;
     const purgeS = (performance.now() - t0) / 1000;
     const quiet2 = await ingestWhile(
@@ -184,12 +198,14 @@ for (const dialect of DIALECTS) {
     );
     // Legs are removed with their calls but not counted by the job: the figure is a lower bound.
     const purged = run.ran ? run.calls + run.hits + run.agentStates + run.recordings + run.originated : 0;
-    const quiet = [...quiet1, ...quiet2];
+    const quiet = [...quiet1.lat, ...quiet2.lat];
+    const extra = (r: { failed: number; skipped: number }[]) =>
+      `failed ${r.reduce((a, x) => a + x.failed, 0)}, skipped ${r.reduce((a, x) => a + x.skipped, 0)}`;
     const f = (xs: number[]) => `${pct(xs, 50).toFixed(1)} / ${pct(xs, 99).toFixed(1)}`;
     process.stderr.write(`[${dialect}] ${JSON.stringify(run)}\n`);
     console.log(`load average now: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
     console.log(
-      `| ${dialect} | ${purged.toLocaleString('en-US')} (≥) | ${purgeS.toFixed(0)} | ${f(batchMs)} / ${Math.max(...batchMs).toFixed(1)} | ${f(quiet)} (n=${quiet.length}) | ${f(during)} (n=${during.length}) | ${(pct(during, 99) / pct(quiet, 99)).toFixed(2)} |`,
+      `| ${dialect} | ${purged.toLocaleString('en-US')} (≥) | ${purgeS.toFixed(0)} | ${f(batchMs)} / ${Math.max(...batchMs).toFixed(1)} | ${f(quiet)} (n=${quiet.length}; ${extra([quiet1, quiet2])}) | ${f(during)} (n=${during.length}; ${extra([duringRun])}) | ${(pct(during, 99) / pct(quiet, 99)).toFixed(2)} |`,
     );
     await app.close();
   } finally {
