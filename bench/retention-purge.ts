@@ -6,7 +6,7 @@
  * the job share one process, as on a node: a request every 20 ms (a call's
  * cycle for 10 agents, 20 events), each timed from its start.
  *
- *   npx tsx bench/retention-purge.ts [--db sqlite|postgres|both] [--calls 300000] [--days 30] [--batch 500] [--baseline-s 15]
+ *   npx tsx bench/retention-purge.ts [--db sqlite|postgres|both] [--calls 300000] [--days 30] [--batch 500] [--baseline-s 15] [--every-ms 20]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,7 +30,7 @@ const CALLS = Number(options.calls ?? 300_000);
 const DAYS = Number(options.days ?? 30);
 const BATCH = Number(options.batch ?? 500);
 const BASELINE_MS = Number(options['baseline-s'] ?? 15) * 1000;
-const EVERY_MS = 20;
+const EVERY_MS = Number(options['every-ms'] ?? 20);
 const MAX_INFLIGHT = 8;
 const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
 const SCHEMA = 'bench_retention';
