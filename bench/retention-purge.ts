@@ -6,7 +6,7 @@
  * the job share one process, as on a node: a request every 20 ms (a call's
  * cycle for 10 agents, 20 events), each timed from its start.
  *
- *   npx tsx bench/retention-purge.ts [--db sqlite|postgres|both] [--calls 300000] [--days 30] [--batch 500] [--baseline-s 15] [--every-ms 20]
+ *   npx tsx bench/retention-purge.ts [--db sqlite|postgres|both] [--calls 300000] [--days 30] [--batch 500] [--baseline-s 15] [--every-ms 20] [--pause-ms 0]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,6 +29,7 @@ const { options } = parseArgs(process.argv.slice(2));
 const CALLS = Number(options.calls ?? 300_000);
 const DAYS = Number(options.days ?? 30);
 const BATCH = Number(options.batch ?? 500);
+const PAUSE_MS = Number(options['pause-ms'] ?? 0);
 const BASELINE_MS = Number(options['baseline-s'] ?? 15) * 1000;
 const EVERY_MS = Number(options['every-ms'] ?? 20);
 const MAX_INFLIGHT = 8;
@@ -166,6 +167,7 @@ for (const dialect of DIALECTS) {
       log: { info: () => undefined, warn: console.warn, error: console.error },
       audit: null,
       batchSize: BATCH,
+      pauseMs: PAUSE_MS,
     });
     // Warm-up, then: without, during, without again.
     await ingestWhile(

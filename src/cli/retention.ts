@@ -27,6 +27,7 @@ export async function retentionCommand(argv: string[], config: Config): Promise<
       log: { info: () => undefined, warn: (m) => console.error(m), error: (o, m) => console.error(m, o) },
       audit: null,
       batchSize: config.retentionBatch,
+      pauseMs: config.retentionPauseMs,
     });
     const out = await job.runOnce();
     console.log(JSON.stringify(out));

@@ -77,7 +77,13 @@ export function buildServices(ctx: AppContext) {
   // audit: at merge, the audit module's pseudonymiseNumberInAudit (erasure rewrites earlier audit records too).
   const privacy = new PrivacyService(db, { recordingsDir: config.recordingsDir, log: ctx.log, audit: null });
   // audit: at merge, the audit module's purgeAuditBefore (retention's auditDays).
-  const retention = new RetentionJob(db, clock, accounts, { recordingsDir: config.recordingsDir, log: ctx.log, audit: null, batchSize: config.retentionBatch });
+  const retention = new RetentionJob(db, clock, accounts, {
+    recordingsDir: config.recordingsDir,
+    log: ctx.log,
+    audit: null,
+    batchSize: config.retentionBatch,
+    pauseMs: config.retentionPauseMs,
+  });
   return {
     auth,
     accounts,
