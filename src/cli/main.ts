@@ -34,7 +34,7 @@ const usage = `callcenter <command>
 Environment: HOST, PORT, DATA_DIR, DATABASE_URL, CALLCENTER_ADMIN_USERNAME,
 CALLCENTER_ADMIN_PASSWORD, CALLCENTER_DEMO, SESSION_TTL_SECONDS,
 RATE_LIMIT_PER_MINUTE, LOG_LEVEL, PG_POOL_SIZE, RETENTION_INTERVAL_MINUTES,
-RETENTION_BATCH (see README).`;
+RETENTION_BATCH, RETENTION_PAUSE_MS (see README).`;
 
 async function main(argv: string[]): Promise<number> {
   const [name = 'serve', ...rest] = argv;
