@@ -31,7 +31,7 @@ export interface Config {
   retentionIntervalMinutes: number;
   /** RETENTION_BATCH: rows per retention batch (one short transaction each). */
   retentionBatch: number;
-  /** RETENTION_PAUSE_MS: pause between retention batches (0: only yield to what is waiting). */
+  /** RETENTION_PAUSE_MS: pause between retention batches, default 50 (0: only yield to what is waiting). */
   retentionPauseMs: number;
 }
 
@@ -97,6 +97,6 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: 10_000,
     retentionIntervalMinutes: integer(env, 'RETENTION_INTERVAL_MINUTES', 60, 0, 10_080),
     retentionBatch: integer(env, 'RETENTION_BATCH', 500, 10, 100_000),
-    retentionPauseMs: integer(env, 'RETENTION_PAUSE_MS', 0, 0, 60_000),
+    retentionPauseMs: integer(env, 'RETENTION_PAUSE_MS', 50, 0, 60_000),
   };
 }

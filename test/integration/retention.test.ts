@@ -186,5 +186,12 @@ forEachDatabase(
       expect(JSON.parse(res.stdout)).toMatchObject({ ran: true, calls: 0 });
     });
   },
-  { config: { recordingsDir: fs.mkdtempSync(path.join(os.tmpdir(), 'callcenter-retention-')), retentionIntervalMinutes: 0, retentionBatch: 10 } },
+  {
+    config: {
+      recordingsDir: fs.mkdtempSync(path.join(os.tmpdir(), 'callcenter-retention-')),
+      retentionIntervalMinutes: 0,
+      retentionBatch: 10,
+      retentionPauseMs: 0,
+    },
+  },
 );
