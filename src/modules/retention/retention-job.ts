@@ -64,8 +64,8 @@ export class RetentionJob {
     this.leaseMs = opts.leaseMs ?? 60_000;
   }
 
-  /** Runs every `intervalMs` (the first run after `firstMs`) until stop(). */
-  start(intervalMs: number, firstMs = Math.min(intervalMs, 60_000)): void {
+  /** Runs every `intervalMs` (the first run one interval after the start) until stop(). */
+  start(intervalMs: number, firstMs = intervalMs): void {
     if (this.timer || intervalMs <= 0) return;
     const tick = (delay: number) => {
       this.timer = setTimeout(() => {
@@ -91,6 +91,9 @@ export class RetentionJob {
   }
 
   private async run(): Promise<RetentionRun> {
+    const accounts = await this.accounts.withRetention();
+    // Nothing to keep short: no lock taken, nothing written.
+    if (accounts.length === 0) return { ran: true, batches: 0, ...zero() };
     const owner = await tryLock(this.db, RETENTION_LOCK, this.leaseMs, this.clock.now());
     if (!owner) return { ran: false, reason: 'locked' };
     const counts = zero();
@@ -107,7 +110,7 @@ export class RetentionJob {
     };
     try {
       const nowSec = this.clock.now() / 1000;
-      for (const account of await this.accounts.withRetention()) {
+      for (const account of accounts) {
         for (const p of this.purgers) {
           const days = account.retention[p.horizon];
           if (days === null) continue;
