@@ -135,7 +135,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   registerCallReportRoutes(app, ctx.auth, services.callReports);
   // The outbox is sent from the moment the app is ready (after migrations) until it closes (unless WEBHOOK_DELIVERY=0).
   if (config.webhookDelivery) app.addHook('onReady', async () => services.webhookWorker.start());
+  // Hourly by default; every node starts it, the lock in the database lets one run at a time.
+  app.addHook('onReady', async () => services.retention.start(config.retentionIntervalMinutes * 60_000));
   app.addHook('onClose', async () => {
+    await services.retention.stop();
     await services.webhookWorker.stop();
     await services.webhookHttp.close();
   });

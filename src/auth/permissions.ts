@@ -18,6 +18,7 @@ export const PERMISSIONS = [
   'call.originate',
   'webhook.manage',
   'audit.view',
+  'privacy.manage',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -12,6 +12,7 @@ import { rebuildAnalysisCommand, seedCallsCommand } from './seed-calls.js';
 import { seedContactsCommand } from './seed-contacts.js';
 import { seedDemoCommand } from './seed-demo.js';
 import { simulateCommand } from './simulate.js';
+import { retentionCommand } from './retention.js';
 import { bench } from './bench.js';
 import { ASTERISK_USAGE, connectAsteriskCommand } from '../connectors/asterisk/command.js';
 import { agiCommand } from '../connectors/agi/agi-command.js';
@@ -111,6 +112,7 @@ export const commands: Record<string, Command> = {
   },
 
   simulate: simulateCommand,
+  retention: retentionCommand,
   bench,
 
   /** `connect asterisk|freeswitch`: a switch connector, its own process speaking only the public API (docs/asterisk.md, docs/freeswitch.md). */

@@ -16,6 +16,7 @@ const usage = `callcenter <command>
                                         bulk call history over D days (default 30), with a progress bar
   seed --analysis-rebuild [--account USERNAME]
                                         re-key the analysis roll-ups (after a time-zone change)
+  retention run                         run the retention job once now (docs/privacy.md)
   simulate [--rate N] [--speed X] [--duration S] [--url U --user-id I --token T]
                                         drive simulated call traffic (docs/simulator.md)
   bench [--only core,hot,ingest,analysis,reports,soak] [--db sqlite|postgres|both] [--quick]
@@ -32,7 +33,8 @@ const usage = `callcenter <command>
 
 Environment: HOST, PORT, DATA_DIR, DATABASE_URL, CALLCENTER_ADMIN_USERNAME,
 CALLCENTER_ADMIN_PASSWORD, CALLCENTER_DEMO, SESSION_TTL_SECONDS,
-RATE_LIMIT_PER_MINUTE, LOG_LEVEL, PG_POOL_SIZE (see README).`;
+RATE_LIMIT_PER_MINUTE, LOG_LEVEL, PG_POOL_SIZE, RETENTION_INTERVAL_MINUTES,
+RETENTION_BATCH, RETENTION_PAUSE_MS (see README).`;
 
 async function main(argv: string[]): Promise<number> {
   const [name = 'serve', ...rest] = argv;

@@ -29,6 +29,12 @@ export interface Config {
   webhookDelivery: boolean;
   /** Timeout of a webhook request (verification and delivery); 10 s (PRODUCT.md §9), shorter only in tests. */
   webhookTimeoutMs: number;
+  /** RETENTION_INTERVAL_MINUTES: how often the retention job runs (src/modules/retention); 0: never on this node (CLI only). */
+  retentionIntervalMinutes: number;
+  /** RETENTION_BATCH: rows per retention batch (one short transaction each). */
+  retentionBatch: number;
+  /** RETENTION_PAUSE_MS: pause between retention batches, default 50 (0: only yield to what is waiting). */
+  retentionPauseMs: number;
   /** Login protection (PRODUCT.md §4, docs/audit.md). */
   login: LoginProtection;
 }
@@ -117,5 +123,8 @@ export function loadConfig(env: Env = process.env): Config {
       backoffMaxSeconds: integer(env, 'LOGIN_BACKOFF_MAX_SECONDS', 900, 1, 86_400),
       concurrency: integer(env, 'LOGIN_CONCURRENCY', 4, 1, 1024),
     },
+    retentionIntervalMinutes: integer(env, 'RETENTION_INTERVAL_MINUTES', 60, 0, 10_080),
+    retentionBatch: integer(env, 'RETENTION_BATCH', 500, 10, 100_000),
+    retentionPauseMs: integer(env, 'RETENTION_PAUSE_MS', 50, 0, 60_000),
   };
 }

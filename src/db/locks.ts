@@ -30,6 +30,12 @@ export async function tryLock(db: Queryable, key: string, ttlMs: number, now = D
   return res.changes === 1 ? owner : null;
 }
 
+/** Extends a held lock (a long job renews its lease as it goes); false when it is no longer ours (expired and taken). */
+export async function renewLock(db: Queryable, key: string, owner: string, ttlMs: number, now = Date.now()): Promise<boolean> {
+  const res = await db.run('UPDATE locks SET expires_at = $3 WHERE lock_key = $1 AND owner = $2', [key, owner, now + ttlMs]);
+  return res.changes === 1;
+}
+
 export async function unlock(db: Queryable, key: string, owner: string): Promise<void> {
   await lockConnection(db).run('DELETE FROM locks WHERE lock_key = $1 AND owner = $2', [key, owner]);
 }

@@ -15,6 +15,7 @@ import { reportOperations } from './report/report.routes.js';
 import { roleOperations } from './role/role.routes.js';
 import { routingOperations } from './routing/routing.routes.js';
 import { switchOperations } from './switch/switch.routes.js';
+import { privacyOperations } from './privacy/privacy.routes.js';
 import type { Services } from './services.js';
 import { webhookOperations } from './webhook/webhook.routes.js';
 
@@ -69,6 +70,12 @@ export const MODULE_TAGS: ReadonlyArray<{ name: string; description: string }> =
     name: 'report',
     description: 'What a call-center manager reads: queue service level and abandonment, agent time, the callback worklist; JSON or CSV (docs/reports.md).',
   },
+  {
+    name: 'privacy',
+    description:
+      'Forgetting on request: `privacy/erase` removes or pseudonymises a number everywhere it is stored, `privacy/export` answers all that is ' +
+      'stored about it. See docs/privacy.md.',
+  },
 ];
 
 /** Every module's operations, given the process's services. A new module adds one line here. */
@@ -91,5 +98,6 @@ export function allOperations(s: Services): Operation[] {
     ...callReportOperations(s),
     ...webhookOperations(s),
     ...auditOperations(s),
+    ...privacyOperations(s),
   ];
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { AccountService } from './account/account.service.js';
-import { AuditService } from './audit/audit.service.js';
+import { AuditService, purgeAuditBefore, pseudonymiseNumberInAudit } from './audit/audit.service.js';
 import { AgentCadService } from './agent/agent-cad.service.js';
 import { AgentListService } from './agent/agent-list.service.js';
 import { AgentService } from './agent/agent.service.js';
@@ -17,6 +17,8 @@ import { DncService } from './directory/dnc.service.js';
 import { StickyService } from './directory/sticky.service.js';
 import { EventsService } from './events/events.service.js';
 import { LiveStateService } from './events/live-state.service.js';
+import { PrivacyService } from './privacy/privacy.service.js';
+import { RetentionJob } from './retention/retention-job.js';
 import { GroupService } from './group/group.service.js';
 import { LiveService } from './live/live.service.js';
 import { QueueService } from './queue/queue.service.js';
@@ -76,6 +78,16 @@ export function buildServices(ctx: AppContext) {
   webhookSink.onQueued = () => webhookWorker.nudge();
   const webhooks = new WebhookService(db, clock, webhookHttp, webhookWorker, config.webhookAllowPrivate);
   const reports = new ReportService(db, { accounts, groups }, config.reportCacheBytes);
+  // Erasure rewrites earlier audit records too (the one rewrite the trail allows).
+  const privacy = new PrivacyService(db, { recordingsDir: config.recordingsDir, log: ctx.log, audit: pseudonymiseNumberInAudit });
+  // auditDays: the one deletion the append-only trail allows.
+  const retention = new RetentionJob(db, clock, accounts, {
+    recordingsDir: config.recordingsDir,
+    log: ctx.log,
+    audit: purgeAuditBefore,
+    batchSize: config.retentionBatch,
+    pauseMs: config.retentionPauseMs,
+  });
   return {
     auth,
     audit,
@@ -104,6 +116,8 @@ export function buildServices(ctx: AppContext) {
     webhookWorker,
     webhooks,
     reports,
+    privacy,
+    retention,
   };
 }
 

@@ -28,7 +28,13 @@ forEachDatabase('accounts and settings', (use) => {
     expect(res.body).toEqual({
       status: 'success',
       code: 200,
-      data: { timezone: 'UTC', defaultGroupId: 55, ghostThresholdSecs: 3, customFields: [] },
+      data: {
+        timezone: 'UTC',
+        defaultGroupId: 55,
+        ghostThresholdSecs: 3,
+        customFields: [],
+        retention: { callDays: null, recordingDays: null, auditDays: null },
+      },
     });
   });
 
@@ -51,6 +57,7 @@ forEachDatabase('accounts and settings', (use) => {
         { key: 'custom_region', type: 'text' },
         { key: 'custom_renewal', type: 'date', required: true },
       ],
+      retention: { callDays: null, recordingDays: null, auditDays: null },
     });
     const cleared = await h.post('/api/v2/account/updateSettings', { ssid: t.ssid, defaultGroupId: null });
     expect((cleared.body.data as { defaultGroupId: unknown }).defaultGroupId).toBeNull();

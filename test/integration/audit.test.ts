@@ -262,6 +262,20 @@ const STEPS: Step[] = [
     changes: (c) => expect(c).toEqual({ name: ['Renamed', null] }),
   },
   { op: 'did/delete', body: (e) => ({ did: e.did2 }), target: 'did', id: (e) => String(e.did2) },
+  {
+    op: 'Directory/delete',
+    body: () => ({ contact: CONTACT }),
+    target: 'contact',
+    id: () => CONTACT,
+    changes: (c) => expect(c.name).toEqual(['Ravi K', null]),
+  },
+  {
+    // Last: it rewrites the number in the records above. Its own record names the number's replacement.
+    op: 'privacy/erase',
+    body: () => ({ number: CONTACT }),
+    target: 'contact',
+    changes: (c) => expect(c).toEqual({ dnc: [1, 0], blacklist: [1, 0] }),
+  },
 ];
 
 const EXEMPT = ['auth/login', 'auth/logout', 'events/ingest', 'route/decide'];

@@ -36,6 +36,7 @@ const TABLE: Record<string, string> = {
   'directory/getsticky': 'directory.view',
   'directory/create': 'directory.manage',
   'directory/update': 'directory.manage',
+  'directory/delete': 'directory.manage',
   'directory/setdnc': 'dnc.manage',
   'directory/setsticky': 'sticky.manage',
   'directory/removesticky': 'sticky.manage',
@@ -58,6 +59,8 @@ const TABLE: Record<string, string> = {
   'webhook/deliveries': 'webhook.manage',
   'webhook/redeliver': 'webhook.manage',
   'call/originate': 'call.originate',
+  'privacy/erase': 'privacy.manage',
+  'privacy/export': 'privacy.manage',
 };
 /** Operations for clients (and switches) only: an agent, whatever its role, gets 1015. */
 const NOT_FOR_AGENTS = new Set([

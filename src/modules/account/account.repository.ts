@@ -9,6 +9,9 @@ export interface AccountRow {
   default_group_id: number | null;
   ghost_threshold_secs: number;
   custom_fields: string;
+  retention_call_days: number | null;
+  retention_recording_days: number | null;
+  retention_audit_days: number | null;
 }
 
 /** The accounts table. Accounts are the tenants themselves, so this repository is not tenant-scoped. */
@@ -40,18 +43,34 @@ export class AccountRepository {
 
   byId(id: number) {
     return this.db.get<AccountRow>(
-      'SELECT id, username, name, is_operator, timezone, default_group_id, ghost_threshold_secs, custom_fields FROM accounts WHERE id = $1',
+      `SELECT id, username, name, is_operator, timezone, default_group_id, ghost_threshold_secs, custom_fields,
+       retention_call_days, retention_recording_days, retention_audit_days FROM accounts WHERE id = $1`,
       [id],
     );
   }
 
-  updateSettings(id: number, s: { timezone: string; defaultGroupId: number | null; ghostThresholdSecs: number; customFields: string }) {
-    return this.db.run('UPDATE accounts SET timezone = $2, default_group_id = $3, ghost_threshold_secs = $4, custom_fields = $5 WHERE id = $1', [
-      id,
-      s.timezone,
-      s.defaultGroupId,
-      s.ghostThresholdSecs,
-      s.customFields,
-    ]);
+  updateSettings(
+    id: number,
+    s: {
+      timezone: string;
+      defaultGroupId: number | null;
+      ghostThresholdSecs: number;
+      customFields: string;
+      retention: { callDays: number | null; recordingDays: number | null; auditDays: number | null };
+    },
+  ) {
+    return this.db.run(
+      `UPDATE accounts SET timezone = $2, default_group_id = $3, ghost_threshold_secs = $4, custom_fields = $5,
+       retention_call_days = $6, retention_recording_days = $7, retention_audit_days = $8 WHERE id = $1`,
+      [id, s.timezone, s.defaultGroupId, s.ghostThresholdSecs, s.customFields, s.retention.callDays, s.retention.recordingDays, s.retention.auditDays],
+    );
+  }
+
+  /** Accounts with any retention set (the retention job's work list; few rows, no tenant scope: it walks every tenant). */
+  withRetention() {
+    return this.db.all<{ id: number; retention_call_days: number | null; retention_recording_days: number | null; retention_audit_days: number | null }>(
+      `SELECT id, retention_call_days, retention_recording_days, retention_audit_days FROM accounts
+       WHERE retention_call_days IS NOT NULL OR retention_recording_days IS NOT NULL OR retention_audit_days IS NOT NULL ORDER BY id`,
+    );
   }
 }

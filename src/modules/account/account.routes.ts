@@ -39,7 +39,15 @@ export function accountOperations({ accounts }: { accounts: AccountService }) {
       errors: [1014, 1015, 1047],
       examples: {
         request: {},
-        response: { data: { timezone: 'Asia/Kolkata', defaultGroupId: 55, ghostThresholdSecs: 3, customFields: [] } },
+        response: {
+          data: {
+            timezone: 'Asia/Kolkata',
+            defaultGroupId: 55,
+            ghostThresholdSecs: 3,
+            customFields: [],
+            retention: { callDays: 365, recordingDays: 90, auditDays: null },
+          },
+        },
       },
       async handler({ principal }) {
         return { data: await accounts.settings(principal.accountId) };
@@ -56,12 +64,22 @@ export function accountOperations({ accounts }: { accounts: AccountService }) {
       response: SettingsResponse,
       errors: [1000, 1001, 1014, 1015, 1047],
       examples: {
-        request: { ghostThresholdSecs: 5, customFields: [{ key: 'custom_plan', type: 'text' }] },
-        response: { data: { timezone: 'Asia/Kolkata', defaultGroupId: 55, ghostThresholdSecs: 5, customFields: [{ key: 'custom_plan', type: 'text' }] } },
+        request: { ghostThresholdSecs: 5, customFields: [{ key: 'custom_plan', type: 'text' }], retention: { recordingDays: 90 } },
+        response: {
+          data: {
+            timezone: 'Asia/Kolkata',
+            defaultGroupId: 55,
+            ghostThresholdSecs: 5,
+            customFields: [{ key: 'custom_plan', type: 'text' }],
+            retention: { callDays: 365, recordingDays: 90, auditDays: null },
+          },
+        },
       },
       async handler({ principal, body }) {
-        const { timezone, defaultGroupId, ghostThresholdSecs, customFields } = body;
-        const patch = Object.fromEntries(Object.entries({ timezone, defaultGroupId, ghostThresholdSecs, customFields }).filter(([, v]) => v !== undefined));
+        const { timezone, defaultGroupId, ghostThresholdSecs, customFields, retention } = body;
+        const patch = Object.fromEntries(
+          Object.entries({ timezone, defaultGroupId, ghostThresholdSecs, customFields, retention }).filter(([, v]) => v !== undefined),
+        );
         return { data: await accounts.updateSettings(principal.accountId, patch) };
       },
     }),

@@ -25,11 +25,21 @@ const CustomField = Type.Object(
   { additionalProperties: false },
 );
 
+const Days = Type.Union([Type.Integer({ minimum: 1, maximum: 100000 }), Type.Null()], { description: 'Days to keep; null keeps forever' });
+const RetentionShape = {
+  callDays: Days,
+  recordingDays: Days,
+  auditDays: Days,
+};
+
 const SettingsShape = {
   timezone: Type.String({ description: 'IANA time zone name; "today" and analysis buckets use it' }),
   defaultGroupId: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Agent/live group when none is given; null = all agents' }),
   ghostThresholdSecs: Type.Integer({ minimum: 0, maximum: 3600, description: 'Answered calls with talk time up to this count as ghost calls' }),
   customFields: Type.Array(CustomField, { maxItems: 50 }),
+  retention: Type.Object(RetentionShape, {
+    description: 'How long call rows and hits (callDays), recordings (recordingDays) and audit records (auditDays) are kept; an hourly job removes older ones',
+  }),
 };
 
 export const GetSettingsBody = Type.Object({});
@@ -38,5 +48,11 @@ export const UpdateSettingsBody = Type.Object({
   defaultGroupId: Type.Optional(Type.Union([SettingsShape.defaultGroupId.anyOf[0]!, Type.Null()])),
   ghostThresholdSecs: Type.Optional(SettingsShape.ghostThresholdSecs),
   customFields: Type.Optional(SettingsShape.customFields),
+  retention: Type.Optional(
+    Type.Object(
+      { callDays: Type.Optional(Days), recordingDays: Type.Optional(Days), auditDays: Type.Optional(Days) },
+      { additionalProperties: false, description: 'Merged field by field: only the fields given change' },
+    ),
+  ),
 });
 export const SettingsResponse = SuccessSchema({ data: Type.Object(SettingsShape) });

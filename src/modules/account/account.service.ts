@@ -12,12 +12,23 @@ export interface CustomField {
   required?: boolean;
 }
 
+/** How long data is kept, in days (PRODUCT.md §12); null keeps it forever. Applied by src/modules/retention. */
+export interface Retention {
+  callDays: number | null;
+  recordingDays: number | null;
+  auditDays: number | null;
+}
+
 export interface AccountSettings {
   timezone: string;
   defaultGroupId: number | null;
   ghostThresholdSecs: number;
   customFields: CustomField[];
+  retention: Retention;
 }
+
+/** What a settings change may carry: `retention` merges field by field, like the settings themselves. */
+export type SettingsPatch = Partial<Omit<AccountSettings, 'retention'>> & { retention?: Partial<Retention> };
 
 export function isTimeZone(tz: string): boolean {
   try {
@@ -34,6 +45,7 @@ function settingsOf(row: AccountRow): AccountSettings {
     defaultGroupId: row.default_group_id === null ? null : Number(row.default_group_id),
     ghostThresholdSecs: row.ghost_threshold_secs,
     customFields: JSON.parse(row.custom_fields) as CustomField[],
+    retention: { callDays: row.retention_call_days, recordingDays: row.retention_recording_days, auditDays: row.retention_audit_days },
   };
 }
 
@@ -100,8 +112,17 @@ export class AccountService {
     return settingsOf(row);
   }
 
-  async updateSettings(accountId: number, patch: Partial<AccountSettings>): Promise<AccountSettings> {
-    const next = { ...(await this.settings(accountId)), ...patch };
+  /** Accounts that set any retention (the retention job's work list). */
+  async withRetention(): Promise<Array<{ id: number; retention: Retention }>> {
+    return (await this.repo.withRetention()).map((r) => ({
+      id: Number(r.id),
+      retention: { callDays: r.retention_call_days, recordingDays: r.retention_recording_days, auditDays: r.retention_audit_days },
+    }));
+  }
+
+  async updateSettings(accountId: number, patch: SettingsPatch): Promise<AccountSettings> {
+    const current = await this.settings(accountId);
+    const next: AccountSettings = { ...current, ...patch, retention: { ...current.retention, ...patch.retention } };
     if (!isTimeZone(next.timezone)) throw fail(1001, `timezone ${JSON.stringify(next.timezone)} is not an IANA time zone`);
     const keys = new Set<string>();
     for (const f of next.customFields) {
@@ -113,6 +134,7 @@ export class AccountService {
       defaultGroupId: next.defaultGroupId,
       ghostThresholdSecs: next.ghostThresholdSecs,
       customFields: JSON.stringify(next.customFields),
+      retention: next.retention,
     });
     return next;
   }

@@ -107,6 +107,11 @@ export class ContactRepository {
     return res.changes === 1;
   }
 
+  /** false when there was none. */
+  async remove(contact: string): Promise<boolean> {
+    return (await this.t.run('DELETE FROM contacts WHERE account_id = $1 AND contact = $2', [contact])).changes > 0;
+  }
+
   async replace(r: ContactRecord): Promise<void> {
     await this.t.run(
       `UPDATE contacts SET name = $3, email = $4, dob = $5, address = $6, company = $7, designation = $8, custom = $9,

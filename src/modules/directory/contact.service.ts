@@ -50,6 +50,11 @@ export class ContactService {
     });
   }
 
+  /** Directory/delete: the entry only (its DNC, sticky and blacklist entries stay: privacy/erase removes everything); 1012 when none. */
+  async remove(accountId: number, contact: string): Promise<void> {
+    if (!(await this.repo(accountId).remove(contact))) throw fail(1012, `contact ${contact} not found`);
+  }
+
   /** getInfo: `Cu`, plus `Ot` when `withMeta`. */
   async info(accountId: number, contact: string, withMeta: boolean) {
     const record = await this.repo(accountId).find(contact);

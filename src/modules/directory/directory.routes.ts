@@ -5,6 +5,7 @@ import { SEARCH_DEFAULT_LIMIT } from './contact.service.js';
 import { parseProject } from './contact-views.js';
 import {
   ContactWrittenResponse,
+  DeleteContactBody,
   GetFieldsBody,
   GetFieldsResponse,
   GetInfoBody,
@@ -76,6 +77,28 @@ export function directoryOperations(services: { contacts: ContactService } & Par
         const contact = normaliseContact(body.contact);
         await contacts.update(principal.accountId, contact, body.contactinfo, body.other);
         return { message: 'Contact updated', data: { contact } };
+      },
+    }),
+    defineOperation({
+      module: 'Directory',
+      name: 'delete',
+      writes: true,
+      audit: { target: 'contact', id: ({ body }) => normaliseContact(body.contact) },
+      summary: 'Remove a contact from the directory (its DNC, sticky and blacklist entries stay; privacy/erase removes all)',
+      permission: 'directory.manage',
+      errorModule: 'directory',
+      body: DeleteContactBody,
+      response: ContactWrittenResponse,
+      errors: [...CONTACT_ERRORS, 1012],
+      errorNotes: { 1012: 'the number is not in the directory' },
+      examples: {
+        request: { contact: '919811100042' },
+        response: { message: 'Contact deleted', data: { contact: '919811100042' } },
+      },
+      async handler({ principal, body }) {
+        const contact = normaliseContact(body.contact);
+        await contacts.remove(principal.accountId, contact);
+        return { message: 'Contact deleted', data: { contact } };
       },
     }),
     defineOperation({

@@ -34,6 +34,8 @@ export const WriteContactBody = Type.Object({
 });
 export const ContactWrittenResponse = SuccessSchema({ message: Message, data: Type.Object({ contact: Type.String() }) });
 
+export const DeleteContactBody = Type.Object({ contact: Contact });
+
 export const GetInfoBody = Type.Object({
   cn: Contact,
   field: Type.Optional(Type.String({ maxLength: 20, description: '"all" adds the metadata object Ot' })),
