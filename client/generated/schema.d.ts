@@ -531,6 +531,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/Directory/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a contact from the directory (its DNC, sticky and blacklist entries stay; privacy/erase removes all)
+         * @description Callers: client, agent. Permission: `directory.manage`. Error codes: 1000, 1005, 1014, 1015, 1047, 1012 (HTTP 200, error envelope).
+         */
+        post: operations["Directory_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/Directory/getDnc": {
         parameters: {
             query?: never;
@@ -807,6 +827,48 @@ export interface paths {
          * @description Callers: client, agent. Permission: `group.manage`. Error codes: 1000, 1006, 1014, 1015, 1047 (HTTP 200, error envelope).
          */
         post: operations["group_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/privacy/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forget a number: remove its contact, lists and recordings; replace it in call history by `erased-<hash>`
+         * @description Removes the directory entry, DNC, sticky and blacklist entries and the recordings of the number, and replaces the number in call history, call reports, live calls, click-to-call rows, webhook delivery payloads and the live change log by `erased-<hash>` (the same for the same number within the account, so counts stay right). Aggregates (analysis and report roll-ups) hold no number and stay. See docs/privacy.md.
+         *
+         *     Callers: client, agent. Permission: `privacy.manage`. Error codes: 1000, 1005, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["privacy_erase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/privacy/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Everything stored about a number (empty after an erasure)
+         * @description Callers: client, agent. Permission: `privacy.manage`. Error codes: 1000, 1005, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["privacy_export"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1495,6 +1557,15 @@ export interface operations {
                             defaultGroupId: number | null;
                             /** @description Answered calls with talk time up to this count as ghost calls */
                             ghostThresholdSecs: number;
+                            /** @description How long call rows and hits (callDays), recordings (recordingDays) and audit records (auditDays) are kept; an hourly job removes older ones */
+                            retention: {
+                                /** @description Days to keep; null keeps forever */
+                                auditDays: number | null;
+                                /** @description Days to keep; null keeps forever */
+                                callDays: number | null;
+                                /** @description Days to keep; null keeps forever */
+                                recordingDays: number | null;
+                            };
                             /** @description IANA time zone name; "today" and analysis buckets use it */
                             timezone: string;
                         };
@@ -1535,7 +1606,10 @@ export interface operations {
                  *           "key": "custom_plan",
                  *           "type": "text"
                  *         }
-                 *       ]
+                 *       ],
+                 *       "retention": {
+                 *         "recordingDays": 90
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -1548,6 +1622,15 @@ export interface operations {
                     defaultGroupId?: number | null;
                     /** @description Answered calls with talk time up to this count as ghost calls */
                     ghostThresholdSecs?: number;
+                    /** @description Merged field by field: only the fields given change */
+                    retention?: {
+                        /** @description Days to keep; null keeps forever */
+                        auditDays?: number | null;
+                        /** @description Days to keep; null keeps forever */
+                        callDays?: number | null;
+                        /** @description Days to keep; null keeps forever */
+                        recordingDays?: number | null;
+                    };
                     /** @description Session id (from auth/login). Not together with userId/token. */
                     ssid?: string;
                     timezone?: string;
@@ -1579,6 +1662,15 @@ export interface operations {
                             defaultGroupId: number | null;
                             /** @description Answered calls with talk time up to this count as ghost calls */
                             ghostThresholdSecs: number;
+                            /** @description How long call rows and hits (callDays), recordings (recordingDays) and audit records (auditDays) are kept; an hourly job removes older ones */
+                            retention: {
+                                /** @description Days to keep; null keeps forever */
+                                auditDays: number | null;
+                                /** @description Days to keep; null keeps forever */
+                                callDays: number | null;
+                                /** @description Days to keep; null keeps forever */
+                                recordingDays: number | null;
+                            };
                             /** @description IANA time zone name; "today" and analysis buckets use it */
                             timezone: string;
                         };
@@ -3665,6 +3757,69 @@ export interface operations {
             503: components["responses"]["DatabaseUnavailable"];
         };
     };
+    Directory_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "contact": "919811100042"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Contact number, string or number; every non-digit is removed and 6 to 15 digits must remain */
+                    contact: string | number;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            contact: string;
+                        };
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1012`: No data found: the number is not in the directory
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1005 | 1014 | 1015 | 1047 | 1012;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
     Directory_getDnc: {
         parameters: {
             query?: never;
@@ -4639,6 +4794,161 @@ export interface operations {
                          * @enum {integer}
                          */
                         code: 1000 | 1006 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    privacy_erase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "number": "+91 98111 00042"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The number, in any format (`+91 98111 00042`): its 6 to 15 digits are what is looked for */
+                    number: string | number;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        /** @description What was found: the directory entry (0 or 1), DNC (0 or 1), sticky settings and blacklisted DIDs removed; the calls whose number was replaced by `erased-<hash>`; the recordings deleted. All 0 when nothing was stored. */
+                        data: {
+                            blacklist: number;
+                            calls: number;
+                            contact: number;
+                            dnc: number;
+                            recordings: number;
+                            sticky: number;
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1005 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    privacy_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "number": "919811100042"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The number, in any format (`+91 98111 00042`): its 6 to 15 digits are what is looked for */
+                    number: string | number;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description DIDs the number is blocked on */
+                            blacklist: string[];
+                            calls: ({
+                                callId: string;
+                                kind: "finished" | "live" | "originated";
+                                recordings: {
+                                    at: number;
+                                    path: string;
+                                }[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description The directory entry, every field, or null */
+                            contact: {
+                                [key: string]: unknown;
+                            } | null;
+                            dnc: {
+                                dnc: number;
+                                updatedAt: number;
+                            } | null;
+                            sticky: {
+                                agentId: number;
+                                cli: string;
+                                createdAt: number;
+                                expiry: number;
+                                groupId: number;
+                                scope: string;
+                            }[];
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1005 | 1014 | 1015 | 1047;
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
