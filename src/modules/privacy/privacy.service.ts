@@ -1,4 +1,3 @@
-import { afterCommit } from '../../db/ambient.js';
 import { unlink } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Queryable, Row } from '../../db/types.js';
@@ -59,10 +58,9 @@ export class PrivacyService {
       }
       return erasure;
     });
-    // Files go once the rows are gone for good: after the commit of the request's audited transaction.
-    afterCommit(async () => {
-      for (const relative of e.files) await this.deleteFile(relative);
-    });
+    // Before the answer, so a caller told "erased" finds no file. Inside an audited request the rows'
+    // transaction commits just after; should it fail, the files are gone already and a retry removes the rows.
+    for (const relative of e.files) await this.deleteFile(relative);
     return { ...counts, replacement: e.replacement };
   }
 
