@@ -109,7 +109,8 @@ function auditPurger(purge: AuditPurge): Purger {
     horizon: 'auditDays',
     purge: (accountId, cutoff, run, size) =>
       untilEmpty(run, async (tx) => {
-        const n = await purge(tx, accountId, cutoff, size);
+        // Audit records are stamped in whole seconds; the horizon may fall within one.
+        const n = await purge(tx, accountId, Math.floor(cutoff), size);
         return { removed: n, counts: { audit: n } };
       }),
   };
