@@ -179,6 +179,23 @@ forEachDatabase(
       expect(await settings()).toEqual({ callDays: null, recordingDays: 90, auditDays: 730 });
     });
 
+    it('auditDays: records older than the horizon go, newer ones stay (the one deletion the append-only trail allows)', async () => {
+      const h = use();
+      const t = await createTenant(h);
+      h.clock.set((NOW - 10 * DAY) * 1000);
+      await createGroup(h, t, { name: 'Old change' });
+      h.clock.set(NOW * 1000);
+      await createGroup(h, t, { name: 'New change' });
+      await h.post('/api/v2/account/updateSettings', { ssid: t.ssid, retention: { auditDays: 5 } });
+      const ops = async () =>
+        ((await h.post('/api/v2/audit/list', { ssid: t.ssid, limit: 1000 })).body.data as { operation: string; changes: Record<string, unknown> }[]).map(
+          (r) => `${r.operation}${r.changes.name ? ` ${String((r.changes.name as unknown[])[1])}` : ''}`,
+        );
+      expect(await ops()).toEqual(['account/updateSettings', 'group/create New change', 'group/create Old change']);
+      expect(await h.services.retention.runOnce()).toMatchObject({ ran: true, audit: 1 });
+      expect(await ops()).toEqual(['account/updateSettings', 'group/create New change']);
+    });
+
     it('callcenter retention run: one run now, as JSON', async () => {
       const h = use();
       const res = await runCli(['retention', 'run'], { ...h.testDb.env, RECORDINGS_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'rec-')) });
