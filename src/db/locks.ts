@@ -1,5 +1,28 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from './types.js';
+
+/**
+ * Keys the current request already holds. An operation may take its locks
+ * before its audited transaction opens (`Operation.around`), so that on
+ * SQLite, where that transaction holds the one connection, a request that
+ * finds them held answers 1501 at once instead of queueing behind the other;
+ * the service's own lock calls inside then find the keys held by this very
+ * request and go on.
+ */
+const heldHere = new AsyncLocalStorage<ReadonlySet<string>>();
+
+/** The keys of `keys` this request does not hold yet. */
+export function notHeldHere(keys: string[]): string[] {
+  const held = heldHere.getStore();
+  return held ? keys.filter((k) => !held.has(k)) : keys;
+}
+
+/** Runs `fn` with `keys` counted as held by this request. */
+export function holding<T>(keys: string[], fn: () => Promise<T>): Promise<T> {
+  if (keys.length === 0) return fn();
+  return heldHere.run(new Set([...(heldHere.getStore() ?? []), ...keys]), fn);
+}
 
 /**
  * Short-lived named locks held in the database, so they hold across every
@@ -44,12 +67,17 @@ export async function unlock(db: Queryable, key: string, owner: string): Promise
 export async function withLocks<T>(db: Queryable, keys: string[], ttlMs: number, fn: () => Promise<T>): Promise<{ value: T } | null> {
   const held: Array<[string, string]> = [];
   try {
-    for (const key of [...new Set(keys)].sort()) {
+    for (const key of notHeldHere([...new Set(keys)].sort())) {
       const owner = await tryLock(db, key, ttlMs);
       if (!owner) return null;
       held.push([key, owner]);
     }
-    return { value: await fn() };
+    return {
+      value: await holding(
+        held.map(([k]) => k),
+        fn,
+      ),
+    };
   } finally {
     for (const [key, owner] of held) await unlock(db, key, owner).catch(() => undefined);
   }

@@ -109,6 +109,13 @@ export interface Operation<B extends TObject = TObject> {
    * handler as `ctx.prepared`.
    */
   prepare?(ctx: OperationContext<Static<B>>): Promise<unknown>;
+  /**
+   * Wraps the whole change, outside its audited transaction: takes the
+   * operation's 1501 locks first, so a request that finds them held answers
+   * at once rather than waiting for the other request's transaction (on
+   * SQLite that transaction holds the one connection).
+   */
+  around?(ctx: OperationContext<Static<B>>, run: () => Promise<object>): Promise<object>;
   handler(ctx: OperationContext<Static<B>>): Promise<object>;
 }
 
@@ -198,7 +205,8 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
       handler: async (request, reply) => {
         const ctx: OperationContext<Static<TObject>> = { principal: request.principal!, body: request.body as Static<TObject>, request };
         if (op.prepare) ctx.prepared = await op.prepare(ctx);
-        const result = audited ? await audited.record(op, ctx, () => op.handler(ctx)) : await op.handler(ctx);
+        const change = () => (audited ? audited.record(op, ctx, () => op.handler(ctx)) : op.handler(ctx));
+        const result = op.around ? await op.around(ctx, change) : await change();
         const raw = (result as Record<symbol, { contentType: string; body: string } | undefined>)[RAW_ANSWER];
         if (raw) return reply.type(raw.contentType).send(raw.body);
         const envelope = successEnvelope(result);

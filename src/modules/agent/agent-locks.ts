@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { lockConnection } from '../../db/locks.js';
+import { holding, lockConnection, notHeldHere } from '../../db/locks.js';
 import type { Queryable } from '../../db/types.js';
 
 /** How long an agent lock may be held before it is considered abandoned (a crashed process). */
@@ -21,7 +21,7 @@ export function agentLockKey(agentId: number): string {
  */
 export async function withAgentLocks<T>(db: Queryable, agentIds: number[], fn: () => Promise<T>, ttlMs = AGENT_LOCK_MS): Promise<{ value: T } | null> {
   // Sorted, so concurrent multi-key statements meet the keys in one order (no deadlock on PostgreSQL).
-  const keys = [...new Set(agentIds)].map(agentLockKey).sort();
+  const keys = notHeldHere([...new Set(agentIds)].map(agentLockKey).sort());
   db = lockConnection(db);
   if (keys.length === 0) return { value: await fn() };
   const owner = randomUUID();
@@ -42,7 +42,7 @@ export async function withAgentLocks<T>(db: Queryable, agentIds: number[], fn: (
     return null;
   }
   try {
-    return { value: await fn() };
+    return { value: await holding(keys, fn) };
   } finally {
     await release();
   }

@@ -169,6 +169,20 @@ export class AgentService {
     }
   }
 
+  /**
+   * Runs a whole request holding these agents' locks (Operation.around), or
+   * answers 1501 at once when another request holds any of them.
+   */
+  async whileLocked<T>(agentIds: number[], fn: () => Promise<T>): Promise<T> {
+    const done = await withAgentLocks(this.db, agentIds, fn);
+    if (!done)
+      throw agentError(
+        1501,
+        agentIds.length === 1 ? `agent ${agentIds[0]} is being changed by another request` : 'some of these agents are being changed by another request; retry',
+      );
+    return done.value;
+  }
+
   /** Merge update under the agent's lock (1501 while another change to it runs). */
   async update(principal: Principal, input: UpdateInput): Promise<void> {
     const accountId = principal.accountId;
