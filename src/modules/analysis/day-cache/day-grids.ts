@@ -1,3 +1,4 @@
+import { TokenedCache } from '../../../cache/tokened-cache.js';
 import type { DaySegment } from './day-segments.js';
 
 /** One local day's counter vectors per breakdown key (no buckets: the caller labels them). */
@@ -11,40 +12,10 @@ export type DayGrid = Map<string, number[]>;
  * UTC days it covers (its token), read before any roll-up row; least
  * recently used entries go first once the byte budget is spent.
  */
-export class GridCache {
-  private readonly entries = new Map<string, { token: string; grid: DayGrid; size: number }>();
-  private used = 0;
-
-  constructor(readonly maxBytes: number) {}
-
-  get(key: string, token: string): DayGrid | undefined {
-    const e = this.entries.get(key);
-    if (!e) return undefined;
-    this.entries.delete(key);
-    if (e.token !== token) {
-      this.used -= e.size;
-      return undefined;
-    }
-    this.entries.set(key, e);
-    return e.grid;
-  }
-
-  set(key: string, token: string, grid: DayGrid): void {
-    const old = this.entries.get(key);
-    if (old) {
-      this.entries.delete(key);
-      this.used -= old.size;
-    }
-    // A vector of ~16 numbers (8 bytes each) and its map entry per key, plus the entry itself.
-    const size = grid.size * 256 + key.length * 2 + 256;
-    if (size > this.maxBytes) return;
-    for (const [k, e] of this.entries) {
-      if (this.used + size <= this.maxBytes) break;
-      this.entries.delete(k);
-      this.used -= e.size;
-    }
-    this.entries.set(key, { token, grid, size });
-    this.used += size;
+export class GridCache extends TokenedCache<DayGrid> {
+  constructor(maxBytes: number) {
+    // A vector of ~16 numbers (8 bytes each) and its map entry per key.
+    super(maxBytes, (grid) => grid.size * 256);
   }
 }
 
