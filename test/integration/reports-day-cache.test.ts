@@ -43,9 +43,13 @@ forEachDatabase('reports: answers of whole days kept per node', (use) => {
     a = (await createAgent(h, t, { group: g })).agentId;
     // A second node on the same database, and a node that keeps nothing (REPORT_CACHE_MB=0) to compare with.
     const db2 = h.testDb.connect();
-    other = { app: (await buildApp({ config: h.ctx.config, db: db2, clock: h.clock })).app, db: db2 };
+    // The other nodes send no webhooks: on SQLite their delivery worker's writes, on connections of their own in
+    // this one process, would wait (synchronously, up to the busy timeout) for a transaction of this test's
+    // connection that cannot finish while the process waits.
+    const quiet = { ...h.ctx.config, webhookDelivery: false };
+    other = { app: (await buildApp({ config: quiet, db: db2, clock: h.clock })).app, db: db2 };
     const db3 = h.testDb.connect();
-    uncached = { app: (await buildApp({ config: { ...h.ctx.config, reportCacheBytes: 0 }, db: db3, clock: h.clock })).app, db: db3 };
+    uncached = { app: (await buildApp({ config: { ...quiet, reportCacheBytes: 0 }, db: db3, clock: h.clock })).app, db: db3 };
     await Promise.all([other.app.ready(), uncached.app.ready()]);
     await feed(h, t.ssid, [
       at(D - 86400 + 8 * 3600, 'agent.login', { agentId: a }),
