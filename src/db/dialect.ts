@@ -78,7 +78,48 @@ export interface DialectOps {
    * account id as $1, ending each insert with `conflict` (an ON CONFLICT clause).
    */
   insertRows(t: TenantQueries, table: string, columns: readonly BulkColumn[], rows: readonly Record<string, Param>[], conflict: string): Promise<void>;
+
+  /**
+   * Adds rows of deltas to a roll-up table (see `addToRows` in bulk.ts):
+   * `rows` hold the key columns, then the sum columns, then the max columns,
+   * in order; no two rows share a key.
+   */
+  addToRows(t: TenantQueries, table: string, cols: AddColumns, rows: ReadonlyArray<readonly Param[]>): Promise<void>;
 }
+
+/** The columns of a roll-up table that `addToRows` writes. */
+export interface AddColumns {
+  readonly key: readonly string[];
+  /** Added to the stored value. */
+  readonly sum: readonly string[];
+  /** The larger of the stored and the new value is kept; NULL leaves the stored one. */
+  readonly max: readonly string[];
+}
+
+function addSets(table: string, cols: AddColumns): string {
+  return [
+    ...cols.sum.map((c) => `${c} = ${table}.${c} + excluded.${c}`),
+    ...cols.max.map(
+      (c) =>
+        `${c} = CASE WHEN excluded.${c} IS NULL THEN ${table}.${c} WHEN ${table}.${c} IS NULL OR excluded.${c} > ${table}.${c} THEN excluded.${c} ELSE ${table}.${c} END`,
+    ),
+  ].join(', ');
+}
+
+/** Statement texts by table, columns and row count (a bounded set: a few tables, two chunk sizes each at most). */
+const addStatements = new Map<string, string>();
+function addStatement(id: string, make: () => string): string {
+  let sql = addStatements.get(id);
+  if (!sql) addStatements.set(id, (sql = make()));
+  return sql;
+}
+
+const SQLITE_ADD_ROWS = 50;
+/**
+ * PostgreSQL: rows per statement of arrays. One statement per table per
+ * flush in practice; bounded so a bulk load's parameters stay a few MB.
+ */
+const PG_ADD_ROWS = 5000;
 
 export interface BulkColumn {
   name: string;
@@ -113,6 +154,18 @@ const sqlite: DialectOps = {
         names.map((c) => row[c]),
       );
   },
+  // Multi-row VALUES, 50 rows a statement: fewer VM steps than one per row.
+  async addToRows(t, table, cols, rows) {
+    const all = [...cols.key, ...cols.sum, ...cols.max];
+    for (let i = 0; i < rows.length; i += SQLITE_ADD_ROWS) {
+      const chunk = rows.slice(i, i + SQLITE_ADD_ROWS);
+      const sql = addStatement(`${table}|${chunk.length}|${all.join(',')}`, () => {
+        const values = chunk.map((_, r) => `($1, ${all.map((_, c) => `$${2 + r * all.length + c}`).join(', ')})`);
+        return `INSERT INTO ${table} (account_id, ${all.join(', ')}) VALUES ${values.join(', ')} ON CONFLICT (account_id, ${cols.key.join(', ')}) DO UPDATE SET ${addSets(table, cols)}`;
+      });
+      await t.run(sql, chunk.flat());
+    }
+  },
 };
 
 const postgres: DialectOps = {
@@ -145,6 +198,22 @@ const postgres: DialectOps = {
       SELECT $1, ${names.map((c) => `x.${c}`).join(', ')}
       FROM jsonb_to_recordset($2::jsonb) AS x(${columns.map((c) => `${c.name} ${c.pg}`).join(', ')}) ${conflict}`;
     await t.run(sql, [JSON.stringify(rows)]);
+  },
+  // One array per column, unnested: one round trip and one plan for thousands
+  // of rows (50-row VALUES statements were a third of a bulk load's time in
+  // round trips and planning). Numbers travel as float8[], which the insert
+  // casts to each column's type; the values are integers where the column is.
+  async addToRows(t, table, cols, rows) {
+    const all = [...cols.key, ...cols.sum, ...cols.max];
+    const types = all.map((_, c) => (rows.some((r) => typeof r[c] === 'string') ? 'text[]' : 'float8[]'));
+    const sql = addStatement(`${table}|pg|${all.join(',')}|${types.join(',')}`, () => {
+      const arrays = types.map((type, c) => `$${c + 2}::${type}`).join(', ');
+      return `INSERT INTO ${table} (account_id, ${all.join(', ')}) SELECT $1, * FROM unnest(${arrays}) ON CONFLICT (account_id, ${cols.key.join(', ')}) DO UPDATE SET ${addSets(table, cols)}`;
+    });
+    for (let i = 0; i < rows.length; i += PG_ADD_ROWS) {
+      const chunk = rows.slice(i, i + PG_ADD_ROWS);
+      await t.run(sql, all.map((_, c) => chunk.map((r) => r[c]!)) as unknown as Param[]);
+    }
   },
 };
 

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { addToRows } from '../../../db/bulk.js';
 import { dialectOf } from '../../../db/dialect.js';
 import type { Param, Queryable } from '../../../db/types.js';
 import { tenant } from '../../../db/tenant.js';
@@ -19,38 +20,19 @@ export function cubeKey(agent: number, group: number | null, did: string | null,
   return [agent, group ?? -1, did ?? '', campaign ?? ''].join(CUBE_SEP);
 }
 
-const ROWS_PER_STATEMENT = 50;
-const statements = new Map<string, string>();
+const FINE_KEY = ['dim', 'bucket', 'k', 'direction'];
+const CUBE_KEY = ['bucket', 'agent_id', 'group_id', 'did', 'campaign_id', 'direction'];
 
-function statement(table: string, keyCols: string[], rows: number): string {
-  const id = `${table}|${rows}`;
-  let sql = statements.get(id);
-  if (!sql) {
-    const cols = ['account_id', ...keyCols, ...COLS];
-    const width = cols.length - 1;
-    const values = Array.from({ length: rows }, (_, r) => `($1, ${Array.from({ length: width }, (_, c) => `$${2 + r * width + c}`).join(', ')})`);
-    sql =
-      `INSERT INTO ${table} (${cols.join(', ')}) VALUES ${values.join(', ')} ` +
-      `ON CONFLICT (account_id, ${keyCols.join(', ')}) DO UPDATE SET ` +
-      COLS.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ');
-    statements.set(id, sql);
+async function write(tx: Queryable, accountId: number, table: string, key: string[], deltas: Delta[], keyParams: (d: Delta) => Param[]): Promise<void> {
+  const rows: Param[][] = [];
+  for (const d of deltas) {
+    if (!d.vec.some((v) => v !== 0)) continue;
+    const row = keyParams(d);
+    // Counts are integers; only the two sums are fractional.
+    for (let c = 0; c < NCOLS; c++) row.push(IX.ring_sum <= c ? d.vec[c]! : Math.round(d.vec[c]!));
+    rows.push(row);
   }
-  return sql;
-}
-
-async function write(tx: Queryable, accountId: number, table: string, keyCols: string[], deltas: Delta[], keyParams: (d: Delta) => Param[]): Promise<void> {
-  const t = tenant(tx, accountId);
-  const live = deltas.filter((d) => d.vec.some((v) => v !== 0));
-  for (let i = 0; i < live.length; i += ROWS_PER_STATEMENT) {
-    const chunk = live.slice(i, i + ROWS_PER_STATEMENT);
-    const params: Param[] = [];
-    for (const d of chunk) {
-      params.push(...keyParams(d));
-      // Counts are integers; only the two sums are fractional.
-      for (let c = 0; c < NCOLS; c++) params.push(IX.ring_sum <= c ? d.vec[c]! : Math.round(d.vec[c]!));
-    }
-    await t.run(statement(table, keyCols, chunk.length), params);
-  }
+  await addToRows(tenant(tx, accountId), table, { key, sum: COLS, max: [] }, rows);
 }
 
 /** Adds the deltas to analysis_fine / analysis_hourly / analysis_daily (per dimension) or analysis_cube. */
@@ -61,10 +43,10 @@ export async function writeDeltas(
   deltas: Delta[],
 ): Promise<void> {
   if (table !== 'analysis_cube') {
-    await write(tx, accountId, table, ['dim', 'bucket', 'k', 'direction'], deltas, (d) => [d.dim, d.bucket, d.key, d.direction]);
+    await write(tx, accountId, table, FINE_KEY, deltas, (d) => [d.dim, d.bucket, d.key, d.direction]);
     return;
   }
-  await write(tx, accountId, table, ['bucket', 'agent_id', 'group_id', 'did', 'campaign_id', 'direction'], deltas, (d) => {
+  await write(tx, accountId, table, CUBE_KEY, deltas, (d) => {
     const [agent, group, did, campaign] = d.key.split(CUBE_SEP);
     return [d.bucket, Number(agent), Number(group), did!, campaign!, d.direction];
   });
