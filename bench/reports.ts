@@ -14,7 +14,11 @@
  * than the run (wrk finished none) is timed over three asks instead.
  *
  *   npx tsx bench/reports.ts [--calls 1000000] [--days 30] [--db sqlite|postgres|both] [--seconds 4] [--quick]
- *                            [--data-dir data/bench-reports] [--schema bench_reports]
+ *                            [--data-dir data/bench-reports] [--schema bench_reports] [--user bench-reports]
+ *
+ * --user: the account to seed or reuse (password: "<user>-password"); `--user bench-analysis`
+ * with bench/analysis.ts's --data-dir and --schema measures on the calls it seeded (seedCalls
+ * writes the report roll-ups and agent state history too), so 10 M calls are loaded once.
  *
  * --quick: 200,000 calls, 1-second runs (callcenter bench --quick).
  */
@@ -43,8 +47,8 @@ const SECONDS = Number(options.seconds ?? (quick ? 1 : 4));
 const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
 const DATA_DIR = path.resolve(root, options['data-dir'] ?? 'data/bench-reports');
 const SCHEMA = options.schema ?? 'bench_reports';
-const USER = 'bench-reports';
-const PASSWORD = 'bench-reports-password';
+const USER = options.user ?? 'bench-reports';
+const PASSWORD = `${USER}-password`;
 
 async function open(dialect: Dialect): Promise<Database> {
   if (dialect === 'sqlite') {

@@ -61,10 +61,13 @@ export interface DialectOps {
    */
   readonly transactionSetting: string | null;
 
-  /** Before a bulk load: a page cache of 256 MB on SQLite (the default 2 MB thrashes on index pages); nothing on PostgreSQL. */
+  /**
+   * Before a bulk load: a page cache of 256 MB on SQLite (the default 2 MB thrashes on index pages)
+   * and checkpoints every 1 GB of WAL instead of every 4 MB; nothing on PostgreSQL.
+   */
   prepareBulkLoad(db: Queryable): Promise<void>;
 
-  /** After a bulk load into `tables`: fresh planner statistics (SQLite analyses the whole file). */
+  /** After a bulk load into `tables`: fresh planner statistics (SQLite analyses the whole file, after checkpointing as usual again). */
   analyzeAfterBulkLoad(db: Database, tables: readonly string[]): Promise<void>;
 
   /** Rows per multi-row INSERT in bulk inserts (seeding contacts). */
@@ -136,11 +139,17 @@ const sqlite: DialectOps = {
   packedIntegers: (exprs) => `printf('${exprs.map(() => '%d').join(',')}', ${exprs.join(', ')})`,
   customPlansUntilCommit: null,
   transactionSetting: null,
+  // A WAL of up to 1 GB between checkpoints: each 20,000-call batch dirties
+  // pages all over the caller index, and checkpointing after every batch wrote
+  // them to the database file again each time (1 M calls: 2.6 → 1.7 GB written,
+  // 170 → 143 s at load 8). Per connection; put back once the load is done.
   async prepareBulkLoad(db) {
     await db.run('PRAGMA cache_size = -262144');
+    await db.run('PRAGMA wal_autocheckpoint = 262144');
   },
   async analyzeAfterBulkLoad(db) {
-    await db.exec('ANALYZE');
+    await db.run('PRAGMA wal_autocheckpoint = 1000');
+    await db.exec('PRAGMA wal_checkpoint(TRUNCATE); ANALYZE');
   },
   bulkInsertRows: 500,
   inList: (column, n, values) => ({ sql: `${column} IN (SELECT value FROM json_each($${n}))`, param: JSON.stringify(values) }),
