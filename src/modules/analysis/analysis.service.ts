@@ -68,10 +68,10 @@ export class AnalysisService {
     const p = planHits(this.db, accountId, await this.accounts.settings(accountId), body);
     const chosen = await this.choosePath(p);
     let path: AnalysisPath = chosen;
-    const byDay = chosen === 'daily' || chosen === 'hourly' ? await this.byDay(p, chosen) : undefined;
+    const byDay = chosen !== 'cube' && chosen !== 'raw' ? await this.byDay(p, chosen) : undefined;
     if (byDay !== undefined) {
       if (byDay === null) throw analysisError(1586);
-      return { dataJson: byDay, path };
+      return { dataJson: byDay, path: chosen === 'split' ? 'days' : path };
     }
     const grid: Grid = new Map();
     // Ranges that cut days (ending now, starting at any second): kept whole days and two partial ones.
@@ -91,13 +91,16 @@ export class AnalysisService {
   /**
    * Date and hour buckets over a date range, put together per local day from
    * the answers of whole days kept in memory (day-cache.ts) and the rest
-   * computed; undefined when the query is not of that kind (or the cache is
+   * computed (hour buckets of a range that cuts days: its partial days by
+   * fromSplit); undefined when the query is not of that kind (or the cache is
    * off), null when nothing matches.
    */
-  private async byDay(p: HitsPlan, path: 'daily' | 'hourly'): Promise<Buffer[] | null | undefined> {
+  private async byDay(p: HitsPlan, path: 'daily' | 'hourly' | 'split'): Promise<Buffer[] | null | undefined> {
     const q = p.query;
     const r = q.range;
     if (this.days.maxBytes === 0 || !r || !q.multi || (q.display !== 'date' && q.display !== 'hour')) return undefined;
+    // A range that cuts days by date goes to the days path (composable): kept grids, not kept answers.
+    if (path === 'split' && q.display !== 'hour') return undefined;
     if (r.to - r.from > MAX_KEPT_RANGE_DAYS * DAY) return undefined;
     let segments = daySegments(p.tz, r.from, r.to);
     if (!segments || segments.length === 0) return undefined;
@@ -107,17 +110,20 @@ export class AnalysisService {
       const last = r.wallTo / DAY - 1;
       segments = segments.filter((s) => s.day >= first && s.day <= last).map((s) => ({ ...s, whole: true }));
       if (segments.length === 0) return undefined;
-    } else if (segments.some((s) => s.from % HOUR !== 0 || s.to % HOUR !== 0)) return undefined;
+    } else if (path === 'hourly' && segments.some((s) => s.from % HOUR !== 0 || s.to % HOUR !== 0)) return undefined;
     if (!segments.some((s) => s.whole)) return undefined;
     const versions = await p.repo.versions(segments[0]!.utcDays[0], segments[segments.length - 1]!.utcDays[1]);
     const fragments = await fragmentsByDay(this.days, {
-      key: dayAnswerKey(p, path),
+      // Hour buckets of a whole day are the same whichever way the range ends: kept once for both paths.
+      key: dayAnswerKey(p, path === 'daily' ? 'daily' : 'hourly'),
       segments,
       versions,
       compute: async (from, to, firstDay, lastDay) => {
         const grid: Grid = new Map();
-        // Bucketed (p.bucketed): kept days serve multi answers by date or hour only.
-        await this.fromRollup(p, path, grid, { from, to, wallFrom: firstDay * DAY, wallTo: (lastDay + 1) * DAY });
+        // Bucketed (p.bucketed): kept days serve multi answers by date or hour only. A run that
+        // starts or ends inside an hour (the partial days of a split range): hours, 5-minute slots, raw edges.
+        if (path === 'split' && (from % HOUR !== 0 || to % HOUR !== 0)) await this.fromSplit(p, grid, { from, to });
+        else await this.fromRollup(p, path === 'daily' ? 'daily' : 'hourly', grid, { from, to, wallFrom: firstDay * DAY, wallTo: (lastDay + 1) * DAY });
         return grid;
       },
       write: (grid) => bucketFragment(q, grid),
