@@ -213,6 +213,8 @@ async function measureOn(
     mix.push([`${b}: 31 days ending now, total (no multi)`, { breakDown: b, disPlay: 'total', fields: wallboard, filter: [untilNow] }]);
     mix.push([`${b}: 31 days mid-hour to mid-hour, total (no multi)`, { breakDown: b, disPlay: 'total', fields: wallboard, filter: [midHours] }]);
     mix.push([`${b}: 31 days ending now, date (multi)`, { breakDown: b, disPlay: 'date', multi: true, filter: [untilNow] }]);
+    mix.push([`${b}: 31 days ending now, hour (multi)`, { breakDown: b, disPlay: 'hour', multi: true, filter: [untilNow] }]);
+    mix.push([`${b}: 31 days mid-hour to mid-hour, hour (multi)`, { breakDown: b, disPlay: 'hour', multi: true, filter: [midHours] }]);
   }
   for (const b of ['agentId', 'groupId', 'did', 'campaignId']) {
     mix.push([`${b}: 30 days, disPlay date (multi)`, { breakDown: b, disPlay: 'date', multi: true, filter: [stringRange] }]);

@@ -258,16 +258,18 @@ forEachDatabase('analysis/hits over a range ending now, while calls are stored (
     h = use();
   });
 
-  it('the last 31 days up to the current second equal a brute-force count after every stored batch', async () => {
+  it('the last 31 days up to the current second, total or by date or hour, equal a brute-force count after every stored batch', async () => {
     // A call and how many seconds before the batch is stored it was queued (up to 33 days: some fall before the range).
     const nowCallArb = fc.tuple(callArb, fc.integer({ min: 0, max: 33 * 86400 }));
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.array(nowCallArb, { minLength: 1, maxLength: 5 }), { minLength: 1, maxLength: 3 }),
         fc.constantFrom('agentId', 'groupId', 'did', 'campaignId'),
-        fc.constantFrom('UTC', 'Asia/Kolkata'),
+        // America/New_York: hour buckets of a split range come from kept days only where a UTC hour is a local hour.
+        fc.constantFrom('UTC', 'Asia/Kolkata', 'America/New_York'),
         fc.boolean(),
-        async (batches, breakDown, tz, multi) => {
+        fc.constantFrom('date' as const, 'hour' as const),
+        async (batches, breakDown, tz, multi, bucket) => {
           const s = await createTenant(h, { timezone: tz });
           const stored: CallRecord[] = [];
           let n = 0;
@@ -280,7 +282,7 @@ forEachDatabase('analysis/hits over a range ending now, while calls are stored (
             stored.push(...recs);
             const askedAt = Math.floor(Date.now() / 1000);
             const range: [number, number] = [askedAt - 31 * 86400, askedAt + 1];
-            const q: QuerySpec = { breakDown, disPlay: multi ? 'date' : 'total', multi, range: 'any', at: [0, 1], filters: [] };
+            const q: QuerySpec = { breakDown, disPlay: multi ? bucket : 'total', multi, range: 'any', at: [0, 1], filters: [] };
             const expected = bruteForce(stored, q, range, tz, 3);
             const res = await h.post('/api/v2/analysis/hits', {
               ssid: s.ssid,
@@ -290,7 +292,7 @@ forEachDatabase('analysis/hits over a range ending now, while calls are stored (
               filter: [{ key: 'date', condi: 'range', val: `${range[0]},${askedAt}` }],
             });
             if (expected === null) expect(res.body.code).toBe(1586);
-            else expect(res.body.data, JSON.stringify({ tz, breakDown, multi })).toEqual(expected);
+            else expect(res.body.data, JSON.stringify({ tz, breakDown, multi, bucket })).toEqual(expected);
           }
         },
       ),

@@ -9,7 +9,7 @@ export type FilterDim = Dim | 'direction';
 /**
  * One analysis/hits request, worked out once: the account settings it is
  * answered under, the parsed request, its filters as the reads take them and
- * the account's reads. Every way of answering it (analysis.service.ts) takes
+ * the account's reads. Every way of answering it (answer/) takes
  * the plan.
  */
 export interface HitsPlan {

@@ -1,0 +1,57 @@
+import type { DayCache } from '../day-cache/day-cache.js';
+import { fragmentsByDay } from '../day-cache/day-answers.js';
+import { daySegments } from '../day-cache/day-segments.js';
+import type { GridCache } from '../day-cache/day-grids.js';
+import { dayAnswerKey, type HitsPlan } from '../query/plan.js';
+import { bucketFragment, joinFragments, type Grid } from '../wire/hits-json.js';
+import { fromSplit } from './cut-days.js';
+import { DAY, HOUR, fromRollup } from './grid-reads.js';
+import { MAX_KEPT_RANGE_DAYS } from './path.js';
+
+/**
+ * Date and hour buckets over a date range, put together per local day from
+ * the answers of whole days kept in memory (day-cache.ts) and the rest
+ * computed (hour buckets of a range that cuts days: its partial days by
+ * fromSplit); undefined when the query is not of that kind (or the cache is
+ * off), null when nothing matches.
+ */
+export async function fromKeptDays(
+  days: DayCache,
+  grids: GridCache | null,
+  p: HitsPlan,
+  path: 'daily' | 'hourly' | 'split',
+): Promise<Buffer[] | null | undefined> {
+  const q = p.query;
+  const r = q.range;
+  if (days.maxBytes === 0 || !r || !q.multi || (q.display !== 'date' && q.display !== 'hour')) return undefined;
+  // A range that cuts days by date goes to the days path (composable): kept grids, not kept answers.
+  if (path === 'split' && q.display !== 'hour') return undefined;
+  if (r.to - r.from > MAX_KEPT_RANGE_DAYS * DAY) return undefined;
+  let segments = daySegments(p.tz, r.from, r.to);
+  if (!segments || segments.length === 0) return undefined;
+  if (path === 'daily') {
+    // Daily rows are whole local days by construction: the range's days, each whole.
+    const first = r.wallFrom / DAY;
+    const last = r.wallTo / DAY - 1;
+    segments = segments.filter((s) => s.day >= first && s.day <= last).map((s) => ({ ...s, whole: true }));
+    if (segments.length === 0) return undefined;
+  } else if (path === 'hourly' && segments.some((s) => s.from % HOUR !== 0 || s.to % HOUR !== 0)) return undefined;
+  if (!segments.some((s) => s.whole)) return undefined;
+  const versions = await p.repo.versions(segments[0]!.utcDays[0], segments[segments.length - 1]!.utcDays[1]);
+  const fragments = await fragmentsByDay(days, {
+    // Hour buckets of a whole day are the same whichever way the range ends: kept once for both paths.
+    key: dayAnswerKey(p, path === 'daily' ? 'daily' : 'hourly'),
+    segments,
+    versions,
+    compute: async (from, to, firstDay, lastDay) => {
+      const grid: Grid = new Map();
+      // Bucketed (p.bucketed): kept days serve multi answers by date or hour only. A run that
+      // starts or ends inside an hour (the partial days of a split range): hours, 5-minute slots, raw edges.
+      if (path === 'split' && (from % HOUR !== 0 || to % HOUR !== 0)) await fromSplit(grids, p, grid, { from, to });
+      else await fromRollup(p, path === 'daily' ? 'daily' : 'hourly', grid, { from, to, wallFrom: firstDay * DAY, wallTo: (lastDay + 1) * DAY });
+      return grid;
+    },
+    write: (grid) => bucketFragment(q, grid),
+  });
+  return joinFragments(fragments);
+}
