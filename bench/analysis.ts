@@ -230,7 +230,7 @@ async function measureOn(
   ]);
   mix.push(['other: did by one agent (cube)', { breakDown: 'did', filter: [range, { key: 'agentId', condi: 'eq', val: keys.agentId![0] }] }]);
   mix.push([
-    'other: groupId by 2 agents, 30 days (raw)',
+    'other: groupId by 2 agents, 30 days (cube + shared calls)',
     { breakDown: 'groupId', filter: [range, { key: 'agentId', condi: 'in', val: keys.agentId!.slice(0, 2) }] },
   ]);
   mix.push([

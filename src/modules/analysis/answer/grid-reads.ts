@@ -12,6 +12,7 @@ import { addPacked } from '../query/analysis.repository.js';
 import type { HitsPlan } from '../query/plan.js';
 import type { AnalysisQuery } from '../query/request.js';
 import { offsetSeconds, wallLabel } from '../../../time/zone.js';
+import { countSharedCallsOnce, sharedAgents } from './shared-calls.js';
 
 type Display = AnalysisQuery['display'];
 
@@ -105,15 +106,16 @@ export async function bucketGrids(p: HitsPlan, table: 'daily' | 'hourly', first:
 
 /**
  * Which cube cells answer the query: per-agent cells for the agent
- * breakdown (any filter) or for one named agent; per-call cells when no
- * agent filter applies. Several agents with another breakdown would count
- * a call once per agent: those go to the raw path.
+ * breakdown (any filter) or for named agents; per-call cells when no agent
+ * filter applies. Several named agents with another breakdown count a
+ * shared call once per agent: fromCube corrects that (shared-calls.ts).
+ * Excluded agents go to the raw path.
  */
 export function cubeCells(q: AnalysisQuery): 'agents' | 'calls' | null {
   if (q.breakDown === 'agent') return 'agents';
   const a = q.filters.agent;
   if (!a) return 'calls';
-  return a.include && a.include.size === 1 && a.exclude.size === 0 ? 'agents' : null;
+  return a.include && a.include.size >= 1 && a.exclude.size === 0 ? 'agents' : null;
 }
 
 /** Cube cells of the query's local days (the cube path: filters on other dimensions, a direction). */
@@ -132,6 +134,8 @@ export async function fromCube(p: HitsPlan, grid: Grid): Promise<void> {
     `gh${p.ghost}`,
   );
   addRows(rows, grid, p.bucketed ? (b) => labelOf(q, b * DAY) : null);
+  const shared = sharedAgents(p);
+  if (shared) await countSharedCallsOnce(p, grid, shared);
 }
 
 /** The raw calls of the query's range, or of `span`, counted one by one into the same vectors. */

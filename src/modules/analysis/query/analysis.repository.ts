@@ -200,14 +200,19 @@ export class AnalysisRepository {
   /**
    * Raw fallback for named agents: driven by the hits index (account, agent,
    * ring time), so a month of two agents' hits costs their hits, not the
-   * month's calls. Offers ring after the call is queued and within a day of it.
+   * month's calls. Offers ring after the call is queued and within a day of
+   * it. `sharedOnly`: only the calls offered to two or more of the agents.
    */
-  private async rawByAgents(s: RawSelection, agents: string[]) {
+  private async rawByAgents(s: RawSelection, agents: string[], sharedOnly = false) {
     const params: Param[] = [];
     const agentClause = valueClauses('h.agent_id', { include: agents, exclude: s.filters.agent?.exclude ?? [] }, params, true);
-    const lo = `$${params.push(s.from!) + 1}`;
-    const hi = `$${params.push(s.to! + 86400) + 1}`;
-    const where = `h.account_id = $1${agentClause} AND h.ring_at >= ${lo} AND h.ring_at < ${hi} AND c.account_id = h.account_id AND c.call_id = h.call_id AND ${this.callWhere(s, params)}`;
+    let ring = '';
+    if (s.from !== null) ring += ` AND h.ring_at >= $${params.push(s.from) + 1}`;
+    if (s.to !== null) ring += ` AND h.ring_at < $${params.push(s.to + 86400) + 1}`;
+    const shared = sharedOnly
+      ? ` AND h.call_id IN (SELECT o.call_id FROM call_hits o WHERE o.account_id = $1${agentClause.replaceAll('h.agent_id', 'o.agent_id')}${ring.replaceAll('h.ring_at', 'o.ring_at')} GROUP BY o.call_id HAVING COUNT(DISTINCT o.agent_id) > 1)`
+      : '';
+    const where = `h.account_id = $1${agentClause}${ring}${shared} AND c.account_id = h.account_id AND c.call_id = h.call_id AND ${this.callWhere(s, params)}`;
     const cols = CALL_COLUMNS.split(', ')
       .map((c) => `c.${c}`)
       .join(', ');
@@ -228,6 +233,11 @@ export class AnalysisRepository {
       found.forEach((f) => retried.add(f.retry_of));
     }
     return { calls: [...calls.values()], hits: rows, retried };
+  }
+
+  /** The selected calls offered to two or more of `agents` (numeric ids), with their hits by those agents; rawCalls' shape. */
+  async sharedCalls(s: RawSelection, agents: string[]): ReturnType<AnalysisRepository['rawCalls']> {
+    return this.rawByAgents(s, agents, true);
   }
 
   /** Raw fallback: the selected calls, their hits (agent filter applied) and which unanswered ones have an answered retry. */
