@@ -84,7 +84,12 @@ export class SqliteDatabase implements Database {
    * transaction shared by every read of the current event-loop turn, closed
    * when the turn ends (setImmediate): a read on its own is its own
    * transaction, whose WAL read lock (two fcntl calls) and snapshot checks
-   * cost ~2 µs, most of a DNC lookup's 2.3 µs. Any write first ends the
+   * cost ~2 µs, most of a DNC lookup's 2.3 µs. Measured per DNC read
+   * (SqliteDatabase.get, its share of the turn included): 1.5 µs instead
+   * of 3.0 with 5 reads a turn; a turn with a single read pays 1–2 µs more
+   * (BEGIN, COMMIT, the immediate), which only happens when the process has
+   * time to spare. Sharing only from a turn's second read on was measured
+   * too: worse under load, hardly better alone. Any write first ends the
    * shared reads of every connection of the process, so a read after a write
    * sees it as before; the process is the only writer (docs/deployment.md:
    * one process per DATA_DIR), so what a shared read sees is what a read of
