@@ -4,13 +4,17 @@
  * JSON echo measured in the same run, on SQLite and PostgreSQL.
  *
  *   npx tsx bench/hot-lookups.ts [--db sqlite|postgres|both] [--duration 5] [--rounds 3] [--contacts 1000000]
- *                                [--runtimes tsx,build] [--seed-only]
+ *                                [--runtimes tsx,build] [--ops getDnc,getInfo] [--baseline DIR] [--seed-only]
  *
  * Servers run as child processes pinned to core 0 (taskset), the load
  * generator (wrk, 50 connections, one thread) on core 1. Every request looks
  * up a random one of the seeded contacts. The seeded databases are kept
  * (SQLite: BENCH_DATA_DIR, default /tmp/callcenter-bench; PostgreSQL: schema
  * bench_directory of BENCH_DATABASE_URL) so a second run skips the seeding.
+ * --baseline DIR adds a server started from another checkout (built: its
+ * dist/ current), measured in the same rounds: before/after on one machine
+ * state. To profile the server, set BENCH_SERVER_NODE_ARGS (bench/support.ts)
+ * and pick one operation with --ops.
  * The server runs with RATE_LIMIT_PER_MINUTE=0: one session at 40,000 req/s
  * is far above the default per-credential limit.
  */
@@ -50,6 +54,9 @@ const RUNTIME_ENV: Record<string, Record<string, string>> = {
   'build-semi8': { NODE_OPTIONS: '--max-semi-space-size=8' },
 };
 for (const r of RUNTIMES) if (!RUNTIME_ENV[r]) throw new Error(`--runtimes: unknown runtime ${r} (tsx, build)`);
+const BASELINE = options.baseline ? path.resolve(options.baseline) : null;
+if (BASELINE) RUNTIMES.push('baseline');
+const OPS = (options.ops ?? 'getDnc,getInfo').split(',').filter(Boolean);
 const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
 const DATA_DIR = process.env.BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'callcenter-bench');
 const PG_SCHEMA = 'bench_directory';
@@ -185,21 +192,29 @@ async function main(): Promise<void> {
       const servers = RUNTIMES.map((runtime, i) => ({
         runtime,
         port: 18_091 + i,
-        child: startChild(process.execPath, serverArgs(), {
-          ...envs.get(d)!,
-          ...RUNTIME_ENV[runtime],
-          PORT: String(18_091 + i),
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'warn',
-          RATE_LIMIT_PER_MINUTE: '0',
-        }),
+        child: startChild(
+          process.execPath,
+          serverArgs(),
+          {
+            ...envs.get(d)!,
+            ...(RUNTIME_ENV[runtime] ?? {}),
+            PORT: String(18_091 + i),
+            HOST: '127.0.0.1',
+            LOG_LEVEL: 'warn',
+            RATE_LIMIT_PER_MINUTE: '0',
+          },
+          0,
+          runtime === 'baseline' ? BASELINE! : root,
+        ),
         auth: '',
       }));
       try {
-        const ops = [
-          ['getDnc', 'contact'],
-          ['getInfo', 'cn'],
-        ] as const;
+        const ops = (
+          [
+            ['getDnc', 'contact'],
+            ['getInfo', 'cn'],
+          ] as const
+        ).filter(([op]) => OPS.includes(op));
         const label = (op: string, runtime: string) => (runtime === 'default' ? op : `${op} (${runtime})`);
         for (const s of servers) {
           await waitFor(`http://127.0.0.1:${s.port}/healthz`);

@@ -68,9 +68,10 @@ export function pinned(core: number, cmd: string, args: string[]): [string, stri
   return hasTaskset && os.cpus().length > 1 ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args];
 }
 
-export function startChild(cmd: string, args: string[], env: Record<string, string>, core = 0): ChildProcess {
+/** `cwd`: another checkout to run (a before/after comparison); default this one. */
+export function startChild(cmd: string, args: string[], env: Record<string, string>, core = 0, cwd = root): ChildProcess {
   const [c, a] = pinned(core, cmd, args);
-  return spawn(c, a, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(c, a, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 export async function stopChild(child: ChildProcess): Promise<void> {

@@ -33,6 +33,9 @@ export interface ContactRecord {
   ctc: string | null;
 }
 
+/** What getInfo reads (contact-views.ts cuOf / otOf): the record without the call-flow fields (obd, ibd, pc, ctc). */
+export type ContactView = Omit<ContactRecord, 'obd' | 'ibd' | 'pc' | 'ctc'>;
+
 type Scalar = Exclude<keyof ContactRecord, 'contact' | 'custom' | 'createdAt' | 'updatedAt'>;
 
 /** The changes one create/update asks for: a field set to null is cleared; custom keys likewise. */

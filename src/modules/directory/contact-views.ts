@@ -1,12 +1,12 @@
 import { fail } from '../../errors/catalogue.js';
-import { formatDate, type ContactRecord, type CustomValue } from './contact-fields.js';
+import { formatDate, type ContactRecord, type ContactView, type CustomValue } from './contact-fields.js';
 
 /** How a stored contact reads back: getInfo's Cu/Ot and getFields' projection (PRODUCT.md §5). */
 
 type FieldValue = string | number | boolean | null;
 
 /** getInfo `Cu`: contact fields; absent values omitted; custom fields under their own keys. */
-export function cuOf(r: ContactRecord): Record<string, CustomValue> {
+export function cuOf(r: ContactView): Record<string, CustomValue> {
   const cu: Record<string, CustomValue> = { mobile: Number(r.contact) };
   const put = (key: string, v: string | null) => {
     if (v !== null) cu[key] = v;
@@ -22,7 +22,7 @@ export function cuOf(r: ContactRecord): Record<string, CustomValue> {
 }
 
 /** getInfo `Ot` (field "all"): metadata; absent values omitted. `uid` is the owning account's user id. */
-export function otOf(r: ContactRecord, accountId: number): Record<string, string | number | boolean> {
+export function otOf(r: ContactView, accountId: number): Record<string, string | number | boolean> {
   const ot: Record<string, string | number | boolean> = { uid: String(accountId), create_time: r.createdAt, update_time: r.updatedAt };
   if (r.source !== null) ot.sc = r.source;
   if (r.totalCalls !== null) ot.tC = r.totalCalls;

@@ -1,6 +1,6 @@
 import { dialectOf } from '../../db/dialect.js';
 import type { TenantQueries } from '../../db/tenant.js';
-import type { ContactRecord, CustomValue } from './contact-fields.js';
+import type { ContactRecord, ContactView, CustomValue } from './contact-fields.js';
 
 interface ContactRow {
   contact: string;
@@ -54,6 +54,9 @@ function toRecord(r: ContactRow): ContactRecord {
   };
 }
 
+const CU_COLUMNS = 'name, email, dob, address, company, designation, custom';
+const OT_COLUMNS = 'created_at, updated_at, last_call, total_calls, source, vip, blacklist';
+
 const boolParam = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
 
 /** The values of a record after the account id, in COLUMNS order. */
@@ -90,6 +93,37 @@ export class ContactRepository {
   async find(contact: string): Promise<ContactRecord | undefined> {
     const row = await this.t.get<ContactRow>(`SELECT ${COLUMNS} FROM contacts WHERE account_id = $1 AND contact = $2`, [contact]);
     return row && toRecord(row);
+  }
+
+  /**
+   * getInfo's read (a hot lookup): only the columns it shows, as an array
+   * (raw mode) rather than a 19-property row object: ~2 µs less per lookup
+   * on SQLite. Without `withMeta` the metadata is not read (zeros / nulls).
+   */
+  async view(contact: string, withMeta: boolean): Promise<ContactView | undefined> {
+    const sql = withMeta
+      ? `SELECT ${CU_COLUMNS}, ${OT_COLUMNS} FROM contacts WHERE account_id = $1 AND contact = $2`
+      : `SELECT ${CU_COLUMNS} FROM contacts WHERE account_id = $1 AND contact = $2`;
+    const r = (await this.t.allValues(sql, [contact]))[0] as Array<string | number | null> | undefined;
+    if (!r) return undefined;
+    const str = (i: number) => r[i] as string | null;
+    return {
+      contact,
+      name: str(0),
+      email: str(1),
+      dob: str(2),
+      address: str(3),
+      company: str(4),
+      designation: str(5),
+      custom: r[6] ? (JSON.parse(r[6] as string) as Record<string, CustomValue>) : {},
+      createdAt: withMeta ? Number(r[7]) : 0,
+      updatedAt: withMeta ? Number(r[8]) : 0,
+      lastCall: withMeta ? str(9) : null,
+      totalCalls: withMeta ? num(r[10] as number | null) : null,
+      source: withMeta ? num(r[11] as number | null) : null,
+      vip: withMeta ? flag(r[12] as number | null) : null,
+      blacklist: withMeta ? flag(r[13] as number | null) : null,
+    };
   }
 
   /** The row, locked until the transaction ends (PostgreSQL; SQLite's write transaction already excludes writers). */

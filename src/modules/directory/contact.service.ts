@@ -57,7 +57,7 @@ export class ContactService {
 
   /** getInfo: `Cu`, plus `Ot` when `withMeta`. */
   async info(accountId: number, contact: string, withMeta: boolean) {
-    const record = await this.repo(accountId).find(contact);
+    const record = await this.repo(accountId).view(contact, withMeta);
     if (!record) throw fail(1012, `contact ${contact} not found`);
     const cu = cuOf(record);
     return withMeta ? { Cu: cu, Ot: otOf(record, accountId) } : { Cu: cu };
