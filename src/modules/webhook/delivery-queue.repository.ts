@@ -40,6 +40,25 @@ export class DeliveryQueueRepository {
   }
 
   /**
+   * Whether a round has anything to do, by reads alone: an outbox row to
+   * expand, a delivery due and not leased. The idle poll asks this first and
+   * opens no write transaction when both are false (on SQLite a write would
+   * wait behind any other connection's open transaction, and it costs CPU on
+   * idle nodes). Only a hint: the claim itself still decides who gets a row.
+   */
+  async work(now: number): Promise<{ outbox: boolean; due: boolean }> {
+    const rows = await this.t.untenanted<{ outbox: unknown; due: unknown }>(
+      'the outbox and the delivery queue are shared by every account; only whether a row exists is read',
+      `SELECT EXISTS (SELECT 1 FROM webhook_outbox) AS outbox,
+              EXISTS (SELECT 1 FROM webhook_deliveries WHERE status = 'pending' AND next_at <= $1 AND lease_until <= $1) AS due`,
+      [now],
+    );
+    const r = rows[0];
+    // PostgreSQL answers booleans, SQLite 0 / 1.
+    return { outbox: r?.outbox === true || r?.outbox === 1, due: r?.due === true || r?.due === 1 };
+  }
+
+  /**
    * Up to `limit` outbox rows of any account, oldest first, locked for this
    * transaction (PostgreSQL: rows another node is expanding are skipped).
    */

@@ -138,10 +138,14 @@ export class DeliveryWorker {
 
   /** One claim and its attempts; answers how many were claimed. */
   private async round(): Promise<number> {
-    await this.expandOutbox();
+    const queue = new DeliveryQueueRepository(tenant(this.db, 0));
+    // Reads first: the idle poll (most of them) writes nothing and opens no transaction.
+    const work = await queue.work(Math.floor(this.clock.now()));
+    if (!work.outbox && !work.due) return 0;
+    if (work.outbox) await this.expandOutbox();
     const now = Math.floor(this.clock.now());
     const token = randomUUID();
-    const claimed = await new DeliveryQueueRepository(tenant(this.db, 0)).claim(now, now + this.opts.leaseMs, token, this.opts.batch);
+    const claimed = await queue.claim(now, now + this.opts.leaseMs, token, this.opts.batch);
     if (claimed.length === 0) return 0;
     const byAccount = new Map<number, ClaimedDelivery[]>();
     for (const d of claimed) byAccount.set(d.account_id, [...(byAccount.get(d.account_id) ?? []), d]);
