@@ -89,7 +89,7 @@ export class DeliveryQueueRepository {
         ['id', 'bigint'],
         ['payload', 'text'],
       ])}
-       WHERE d.account_id = $1 AND d.id = j.id AND d.lease_token = $3 AND d.payload IS NULL`,
+       WHERE ${byId(this.t)} = $1 AND d.id = j.id AND d.lease_token = $3 AND d.payload IS NULL`,
       [JSON.stringify(items), token],
     );
   }
@@ -110,7 +110,7 @@ export class DeliveryQueueRepository {
          ['attempts', 'integer'],
          ['next_at', 'bigint'],
        ])}
-       WHERE d.account_id = $1 AND d.id = j.delivery_id AND d.lease_token = $3
+       WHERE ${byId(this.t)} = $1 AND d.id = j.delivery_id AND d.lease_token = $3
        RETURNING id`,
       [JSON.stringify(items.map((f) => ({ delivery_id: f.id, status: f.next.status, attempts: f.next.attempts, next_at: f.next.nextAt }))), token],
     );
@@ -153,6 +153,17 @@ export interface Finished {
   id: number;
   attempt: { at: number; httpStatus: number | null; durationMs: number; error: string | null; response: string | null } | null;
   next: { status: DeliveryStatus; attempts: number; nextAt: number };
+}
+
+/**
+ * `d.account_id` as the UPDATEs above compare it. SQLite: `+d.account_id`, so
+ * its planner does not pick the (account_id, id) index and then scan the JSON
+ * array for every delivery of the account (quadratic: the first version cost
+ * twice the CPU per delivery); with it, the array is the outer loop and each
+ * delivery one rowid lookup. PostgreSQL plans the join itself.
+ */
+function byId(t: TenantQueries): string {
+  return dialectOf(t).name === 'postgres' ? 'd.account_id' : '+d.account_id';
 }
 
 /**
