@@ -4,6 +4,7 @@ import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { systemClock } from './clock.js';
 import { startDemo } from './demo/start.js';
+import { boundHeapGrowth } from './heap.js';
 
 /**
  * The process entry: database → migrations → first-start bootstrap → app →
@@ -11,6 +12,8 @@ import { startDemo } from './demo/start.js';
  * then the database.
  */
 export async function startServer(config: Config): Promise<void> {
+  // Bounded RSS under fast allocation (the CSV export at full speed): src/heap.ts.
+  boundHeapGrowth();
   const db = openDatabase(config);
   let migrated = false;
   const { app, services } = await buildApp({ config, db, ready: () => migrated });
