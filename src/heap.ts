@@ -13,13 +13,13 @@ export const HEAP_GROWING_PERCENT = 50;
 
 /**
  * Sets V8's heap growing factor for the server process, unless the operator
- * chose one (`node --heap-growing-percent=…` or NODE_OPTIONS; `=0` gives V8's
- * default back). Unlike the young generation's size (`--max-semi-space-size`,
+ * chose one on node's command line (`node --heap-growing-percent=0
+ * bin/callcenter.js serve` gives V8's own back; NODE_OPTIONS does not accept
+ * this flag). Unlike the young generation's size (`--max-semi-space-size`,
  * read once when the heap is set up), this flag is read at every collection,
  * so setting it at start-up holds.
  */
 export function boundHeapGrowth(): void {
-  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
-  if (given.some((a) => /^--heap[-_]growing[-_]percent\b/.test(a))) return;
+  if (process.execArgv.some((a) => /^--heap[-_]growing[-_]percent\b/.test(a))) return;
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }
