@@ -5,10 +5,9 @@ import { tenant } from '../../db/tenant.js';
 import type { Database } from '../../db/types.js';
 import type { CallReportService } from '../callreport/callreport.service.js';
 import { DeliveryQueueRepository, type ClaimedDelivery } from './delivery-queue.repository.js';
-import { nextAttemptAt, verdictOf } from './retry-schedule.js';
-import { messageId, sign } from './signature.js';
-import type { HttpOutcome, WebhookHttp } from './webhook-http.js';
-import { WebhookRepository, type DeliveryStatus, type WebhookRow } from './webhook.repository.js';
+import { attemptDelivery, type Outcome } from './delivery-attempt.js';
+import type { WebhookHttp } from './webhook-http.js';
+import { WebhookRepository, type WebhookRow } from './webhook.repository.js';
 
 /** The push reports of finished calls (unknown calls left out): CallReportService. */
 export type ReportSource = Pick<CallReportService, 'reports'>;
@@ -44,28 +43,12 @@ const YIELD_FACTOR = 4;
  */
 const ROUNDS_IN_FLIGHT = 2;
 
-interface Attempt {
-  at: number;
-  httpStatus: number | null;
-  durationMs: number;
-  error: string | null;
-  response: string | null;
-}
-
 /** A claimed batch: its lease token, what was decided without a request, and the requests to make. */
 interface Round {
   token: string;
   claimed: number;
   outcomes: Outcome[];
   sends: Array<{ d: ClaimedDelivery; hook: WebhookRow; body: string }>;
-}
-
-/** What a round decided for one claimed delivery. */
-interface Outcome {
-  d: ClaimedDelivery;
-  attempt: Attempt | null;
-  next: { status: DeliveryStatus; attempts: number; nextAt: number };
-  disable?: boolean;
 }
 
 /**
@@ -239,7 +222,7 @@ export class DeliveryWorker {
 
   /** Sends a claimed round's requests, then logs every attempt and schedules the next (one transaction). */
   private async complete({ token, outcomes, sends }: Round): Promise<void> {
-    outcomes.push(...(await Promise.all(sends.map((s) => this.send(s.d, s.hook, s.body)))));
+    outcomes.push(...(await Promise.all(sends.map((s) => attemptDelivery(this.http, this.clock, s.d, s.hook, s.body)))));
     await this.db.transaction(async (tx) => {
       for (const [accountId, list] of byAccountOf(outcomes)) {
         const t = tenant(tx, accountId);
@@ -259,41 +242,6 @@ export class DeliveryWorker {
       const rows = await new DeliveryQueueRepository(tenant(tx, 0)).outbox(OUTBOX_ROWS_PER_ROUND);
       for (const r of rows) await new WebhookRepository(tenant(tx, r.account_id)).expand([r]);
     });
-  }
-
-  /** One signed POST and what it means for the delivery. */
-  private async send(d: ClaimedDelivery, hook: WebhookRow, body: string): Promise<Outcome> {
-    const at = Math.floor(this.clock.now());
-    const msgId = messageId(d.account_id, d.webhook_id, d.call_id);
-    const timestamp = Math.floor(at / 1000);
-    const out: HttpOutcome = await this.http.request(
-      'POST',
-      hook.url,
-      {
-        'content-type': 'application/json',
-        'webhook-id': msgId,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': sign(hook.secret, msgId, timestamp, body),
-      },
-      body,
-    );
-    const after = Math.floor(this.clock.now());
-    const verdict = verdictOf(out.httpStatus, out.retryAfter, after);
-    const attempts = d.attempts + 1;
-    const nextAt = nextAttemptAt(attempts, after, verdict, Math.random());
-    const status: DeliveryStatus = verdict.kind === 'delivered' ? 'delivered' : nextAt === null ? 'failed' : 'pending';
-    return {
-      d,
-      attempt: {
-        at,
-        httpStatus: out.httpStatus,
-        durationMs: out.durationMs,
-        error: out.error ?? (verdict.kind === 'delivered' ? null : `HTTP ${out.httpStatus}`),
-        response: out.response,
-      },
-      next: { status, attempts, nextAt: nextAt ?? after },
-      disable: verdict.kind === 'disable',
-    };
   }
 }
 
