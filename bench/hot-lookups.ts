@@ -48,7 +48,7 @@ const RUNTIME_ENV: Record<string, Record<string, string>> = {
   // The build with V8's young generation capped (semi-spaces of 4 / 8 MB instead of 16): memory against speed.
   'build-semi4': { NODE_OPTIONS: '--max-semi-space-size=4' },
   'build-semi8': { NODE_OPTIONS: '--max-semi-space-size=8' },
-  // The build with V8's own heap growing factor instead of the 50 % the server sets (src/heap.ts; node's command line only).
+  // The build with V8's own heap growing factor instead of the 50 % the server sets (boundHeapGrowth in src/server.ts; node's command line only).
   'build-v8growth': {},
 };
 /** Node flags of a runtime that NODE_OPTIONS does not accept. */
