@@ -129,6 +129,32 @@ function startServer(dialect: Dialect, env: Record<string, string>, delivery: bo
   return { port, child };
 }
 
+/**
+ * The HTTP floor under the delivery rate: a process pinned where the server
+ * runs sends `n` signed-looking 1 kB POSTs to the same receiver with the
+ * same client settings (undici Agent, 64 connections, rounds of 200) and
+ * nothing else — no database, no reports. Answers POSTs per second, first
+ * to last, as the burst's rate is measured.
+ */
+async function bareRate(rx: Receiver, path: string, n: number): Promise<number> {
+  const code = `
+    import { Agent } from 'undici';
+    const agent = new Agent({ connections: 64, keepAliveTimeout: 30000 });
+    const body = JSON.stringify({ pad: 'x'.repeat(1000) });
+    const headers = { 'content-type': 'application/json', 'webhook-id': 'msg_bare', 'webhook-timestamp': '0', 'webhook-signature': 'v1,' + 'A'.repeat(44) };
+    for (let i = 0; i < ${n}; i += 200)
+      await Promise.all(Array.from({ length: Math.min(200, ${n} - i) }, async () => {
+        const res = await agent.request({ origin: ${JSON.stringify(new URL(rx.url(path)).origin)}, path: ${JSON.stringify(path)}, method: 'POST', headers, body, signal: AbortSignal.timeout(10000) });
+        for await (const _ of res.body);
+      }));
+    await agent.close();`;
+  const child = startChild(process.execPath, ['--input-type=module', '-e', code], {});
+  const exited = new Promise((r) => child.once('exit', r));
+  const ok = await waitDelivered(rx, path, n, 300_000);
+  await exited;
+  return ok ? n / ((rx.lastAt(path) - rx.firstAt(path)) / 1000) : NaN;
+}
+
 const mean = (x: number[]) => x.reduce((s, v) => s + v, 0) / x.length;
 
 /** Alternating A (no subscription) and B (one) phases; answers the mean rates. */
@@ -201,6 +227,7 @@ async function run(dialect: Dialect, rx: Receiver): Promise<string[]> {
     // The burst: 10,000 ended calls as fast as they are acknowledged, to a third tenant.
     const burst = await tenant(port, op, `burst-${dialect}`, rx);
     const burstPath = `/burst-${dialect}`;
+    const cpu0 = cpuMicros(server.pid);
     const t0 = performance.now();
     let sent = 0;
     await Promise.all(
@@ -216,10 +243,13 @@ async function run(dialect: Dialect, rx: Receiver): Promise<string[]> {
     const ingested = (performance.now() - t0) / 1000;
     const ok = await waitDelivered(rx, burstPath, BURST, 600_000);
     const total = (performance.now() - t0) / 1000;
+    const cpuPerCall = (cpuMicros(server.pid) - cpu0) / BURST;
     const rate = BURST / ((rx.lastAt(burstPath) - rx.firstAt(burstPath)) / 1000);
     lines.push(
       `| ${dialect} | burst of ${BURST} ended calls: all delivered after | ${ok ? `${total.toFixed(1)} s` : 'NOT within 600 s'} (ingest took ${ingested.toFixed(1)} s)${dialect === 'sqlite' ? ', target ≤ 30 s' : ''} |`,
       `| ${dialect} | deliveries per second (first to last of the burst) | ${rate.toFixed(0)} |`,
+      `| ${dialect} | the same number of bare POSTs (undici, 64 connections, 200 at a time, 1 kB bodies) from a process on the server's core: per second | ${(await bareRate(rx, `/bare-${dialect}`, BURST)).toFixed(0)} |`,
+      `| ${dialect} | server CPU per call of the burst, its ingest and delivery (utime + stime; steadier than the rates on a shared machine) | ${cpuPerCall.toFixed(0)} µs |`,
     );
   } finally {
     await stopChild(server);

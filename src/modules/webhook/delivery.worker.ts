@@ -5,10 +5,9 @@ import { tenant } from '../../db/tenant.js';
 import type { Database } from '../../db/types.js';
 import type { CallReportService } from '../callreport/callreport.service.js';
 import { DeliveryQueueRepository, type ClaimedDelivery } from './delivery-queue.repository.js';
-import { nextAttemptAt, verdictOf } from './retry-schedule.js';
-import { messageId, sign } from './signature.js';
-import type { HttpOutcome, WebhookHttp } from './webhook-http.js';
-import { WebhookRepository, type DeliveryStatus, type WebhookRow } from './webhook.repository.js';
+import { attemptDelivery, type Outcome } from './delivery-attempt.js';
+import type { WebhookHttp } from './webhook-http.js';
+import { WebhookRepository, type WebhookRow } from './webhook.repository.js';
 
 /** The push reports of finished calls (unknown calls left out): CallReportService. */
 export type ReportSource = Pick<CallReportService, 'reports'>;
@@ -37,21 +36,19 @@ const INGEST_BUSY_MS = 250;
  * as ingest quietens (PRODUCT.md §9: ingest keeps ≥ 0.9 × its rate).
  */
 const YIELD_FACTOR = 4;
+/**
+ * Claimed rounds sending at once while ingest is quiet (each holds `batch`
+ * leases): the next batch is claimed and built while earlier ones wait for
+ * their answers, so the database work and the network overlap.
+ */
+const ROUNDS_IN_FLIGHT = 2;
 
-interface Attempt {
-  at: number;
-  httpStatus: number | null;
-  durationMs: number;
-  error: string | null;
-  response: string | null;
-}
-
-/** What a round decided for one claimed delivery. */
-interface Outcome {
-  d: ClaimedDelivery;
-  attempt: Attempt | null;
-  next: { status: DeliveryStatus; attempts: number; nextAt: number };
-  disable?: boolean;
+/** A claimed batch: its lease token, what was decided without a request, and the requests to make. */
+interface Round {
+  token: string;
+  claimed: number;
+  outcomes: Outcome[];
+  sends: Array<{ d: ClaimedDelivery; hook: WebhookRow; body: string }>;
 }
 
 /**
@@ -66,7 +63,12 @@ interface Outcome {
  */
 export class DeliveryWorker {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  /** A claim (expand, claim, build, freeze) under way: one at a time per node. */
+  private claiming: Promise<unknown> | undefined;
+  /** Claimed rounds whose requests are out (at most ROUNDS_IN_FLIGHT). */
+  private readonly inFlight = new Set<Promise<void>>();
+  /** The loop stopped claiming because ROUNDS_IN_FLIGHT were out: the next one to finish starts it again. */
+  private waitingForSlot = false;
   private again = false;
   private stopped = true;
   /** The timer is the idle poll (a nudge may bring it forward), not a rest between rounds. */
@@ -90,14 +92,15 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.running;
+    await this.claiming;
+    await Promise.all([...this.inFlight]);
   }
 
   /** Something was queued or made due: look soon (after the writer's commit). */
   nudge(): void {
     if (this.stopped) return;
     this.lastNudge = performance.now();
-    if (this.running) this.again = true;
+    if (this.claiming || this.inFlight.size > 0) this.again = true;
     else if (this.idle) this.schedule(NUDGE_DELAY_MS);
   }
 
@@ -105,9 +108,10 @@ export class DeliveryWorker {
   async runDue(): Promise<number> {
     let sent = 0;
     for (;;) {
-      const n = await this.round();
-      sent += n;
-      if (n === 0) return sent;
+      const round = await this.claim();
+      if (round === null) return sent;
+      await this.complete(round);
+      sent += round.claimed;
     }
   }
 
@@ -118,37 +122,65 @@ export class DeliveryWorker {
     this.timer.unref();
   }
 
-  /** One round at a time: the next at once while work is left (after a rest while ingest is busy), else the idle poll. */
+  /**
+   * Claims rounds one after another and lets up to ROUNDS_IN_FLIGHT of them
+   * send at once: the next batch is claimed, built and frozen while the
+   * previous ones wait for their receivers (a round's own requests finish at
+   * the pace of its slowest receiver). While ingest is busy: one round at a
+   * time and a rest after it. Nothing claimed: the idle poll.
+   */
   private async loop(): Promise<void> {
-    if (this.running || this.stopped) return;
+    if (this.claiming || this.stopped) return;
     this.again = false;
+    this.waitingForSlot = false;
     const started = performance.now();
-    let claimed = 0;
-    this.running = this.round()
-      .then((n) => void (claimed = n))
-      .catch((err: unknown) => this.log.warn({ err }, 'webhook delivery round failed'));
-    await this.running;
-    this.running = undefined;
+    const claiming = this.claim().catch((err: unknown) => void this.log.warn({ err }, 'webhook delivery claim failed'));
+    this.claiming = claiming;
+    const round = await claiming;
+    this.claiming = undefined;
+    if (!round) {
+      if (this.stopped) return;
+      if (this.again) this.schedule(NUDGE_DELAY_MS);
+      // Rounds still out look again when they finish (a delivery they retry is due seconds later at the earliest).
+      else this.schedule(this.opts.pollMs, true);
+      return;
+    }
+    const sending = this.complete(round)
+      .catch((err: unknown) => this.log.warn({ err }, 'webhook delivery round failed'))
+      .finally(() => {
+        this.inFlight.delete(sending);
+        if (this.waitingForSlot && !this.stopped) this.schedule(0);
+      });
+    this.inFlight.add(sending);
     if (this.stopped) return;
-    const now = performance.now();
-    if (claimed > 0) this.schedule(now - this.lastNudge < INGEST_BUSY_MS ? (now - started) * YIELD_FACTOR : 0);
-    else if (this.again) this.schedule(NUDGE_DELAY_MS);
-    else this.schedule(this.opts.pollMs, true);
+    if (performance.now() - this.lastNudge < INGEST_BUSY_MS) {
+      await sending;
+      if (!this.stopped) this.schedule((performance.now() - started) * YIELD_FACTOR);
+    } else if (this.inFlight.size < ROUNDS_IN_FLIGHT) this.schedule(0);
+    else this.waitingForSlot = true;
   }
 
-  /** One claim and its attempts; answers how many were claimed. */
-  private async round(): Promise<number> {
-    await this.expandOutbox();
+  /**
+   * Expands the outbox and claims due deliveries (reads first: an idle poll
+   * writes nothing), builds the reports of first attempts per account and
+   * freezes them; null when nothing was claimed.
+   */
+  private async claim(): Promise<Round | null> {
+    const queue = new DeliveryQueueRepository(tenant(this.db, 0));
+    // Reads first: the idle poll (most of them) writes nothing and opens no transaction.
+    const work = await queue.work(Math.floor(this.clock.now()));
+    if (!work.outbox && !work.due) return null;
+    if (work.outbox) await this.expandOutbox();
     const now = Math.floor(this.clock.now());
     const token = randomUUID();
-    const claimed = await new DeliveryQueueRepository(tenant(this.db, 0)).claim(now, now + this.opts.leaseMs, token, this.opts.batch);
-    if (claimed.length === 0) return 0;
-    const byAccount = new Map<number, ClaimedDelivery[]>();
-    for (const d of claimed) byAccount.set(d.account_id, [...(byAccount.get(d.account_id) ?? []), d]);
+    const claimed = await queue.claim(now, now + this.opts.leaseMs, token, this.opts.batch);
+    if (claimed.length === 0) return null;
+    const byAccount = byAccountOf(claimed.map((d) => ({ d })));
     const outcomes: Outcome[] = [];
     const sends: Array<{ d: ClaimedDelivery; hook: WebhookRow; body: string }> = [];
     const frozen: Array<{ d: ClaimedDelivery; body: string }> = [];
-    for (const [accountId, list] of byAccount) {
+    for (const [accountId, entries] of byAccount) {
+      const list = entries.map((e) => e.d);
       const hooks = await new WebhookRepository(tenant(this.db, accountId)).byIds([...new Set(list.map((d) => d.webhook_id))]);
       const fresh = list.filter((d) => d.payload === null && hooks.get(d.webhook_id)?.status === 'active');
       // Built from the call history here, off the ingest path, once per delivery.
@@ -178,18 +210,30 @@ export class DeliveryWorker {
     }
     if (frozen.length > 0) {
       await this.db.transaction(async (tx) => {
-        for (const { d, body } of frozen) await new DeliveryQueueRepository(tenant(tx, d.account_id)).freezePayload(d.id, token, body);
+        for (const [accountId, list] of byAccountOf(frozen))
+          await new DeliveryQueueRepository(tenant(tx, accountId)).freezePayloads(
+            token,
+            list.map(({ d, body }) => ({ id: d.id, payload: body })),
+          );
       });
     }
-    outcomes.push(...(await Promise.all(sends.map((s) => this.send(s.d, s.hook, s.body)))));
+    return { token, claimed: claimed.length, outcomes, sends };
+  }
+
+  /** Sends a claimed round's requests, then logs every attempt and schedules the next (one transaction). */
+  private async complete({ token, outcomes, sends }: Round): Promise<void> {
+    outcomes.push(...(await Promise.all(sends.map((s) => attemptDelivery(this.http, this.clock, s.d, s.hook, s.body)))));
     await this.db.transaction(async (tx) => {
-      for (const o of outcomes) {
-        const t = tenant(tx, o.d.account_id);
-        const kept = await new DeliveryQueueRepository(t).finish(o.d.id, token, o.attempt, o.next);
-        if (kept && o.disable) await new WebhookRepository(t).setStatus(o.d.webhook_id, 'disabled', 'HTTP 410: the receiver asked to stop');
+      for (const [accountId, list] of byAccountOf(outcomes)) {
+        const t = tenant(tx, accountId);
+        const kept = await new DeliveryQueueRepository(t).finishAll(
+          token,
+          list.map((o) => ({ id: o.d.id, attempt: o.attempt, next: o.next })),
+        );
+        for (const webhookId of new Set(list.filter((o) => o.disable && kept.has(o.d.id)).map((o) => o.d.webhook_id)))
+          await new WebhookRepository(t).setStatus(webhookId, 'disabled', 'HTTP 410: the receiver asked to stop');
       }
     });
-    return claimed.length;
   }
 
   /** Moves what ingest queued (webhook_outbox, one row per batch) into delivery rows, in one transaction. */
@@ -199,39 +243,15 @@ export class DeliveryWorker {
       for (const r of rows) await new WebhookRepository(tenant(tx, r.account_id)).expand([r]);
     });
   }
+}
 
-  /** One signed POST and what it means for the delivery. */
-  private async send(d: ClaimedDelivery, hook: WebhookRow, body: string): Promise<Outcome> {
-    const at = Math.floor(this.clock.now());
-    const msgId = messageId(d.account_id, d.webhook_id, d.call_id);
-    const timestamp = Math.floor(at / 1000);
-    const out: HttpOutcome = await this.http.request(
-      'POST',
-      hook.url,
-      {
-        'content-type': 'application/json',
-        'webhook-id': msgId,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': sign(hook.secret, msgId, timestamp, body),
-      },
-      body,
-    );
-    const after = Math.floor(this.clock.now());
-    const verdict = verdictOf(out.httpStatus, out.retryAfter, after);
-    const attempts = d.attempts + 1;
-    const nextAt = nextAttemptAt(attempts, after, verdict, Math.random());
-    const status: DeliveryStatus = verdict.kind === 'delivered' ? 'delivered' : nextAt === null ? 'failed' : 'pending';
-    return {
-      d,
-      attempt: {
-        at,
-        httpStatus: out.httpStatus,
-        durationMs: out.durationMs,
-        error: out.error ?? (verdict.kind === 'delivered' ? null : `HTTP ${out.httpStatus}`),
-        response: out.response,
-      },
-      next: { status, attempts, nextAt: nextAt ?? after },
-      disable: verdict.kind === 'disable',
-    };
+/** Items grouped by their delivery's account (every statement after the claim is tenant-scoped). */
+function byAccountOf<T extends { d: ClaimedDelivery }>(items: readonly T[]): Map<number, T[]> {
+  const out = new Map<number, T[]>();
+  for (const item of items) {
+    const list = out.get(item.d.account_id);
+    if (list) list.push(item);
+    else out.set(item.d.account_id, [item]);
   }
+  return out;
 }

@@ -44,7 +44,7 @@ export class WebhookHttp {
         callback(null, socket);
       });
     };
-    this.agent = new Agent({ connect, keepAliveTimeout: 30_000, connections: 32 });
+    this.agent = new Agent({ connect, keepAliveTimeout: 30_000, connections: 64 });
   }
 
   async request(method: 'GET' | 'POST', url: string, headers: Record<string, string>, body?: string): Promise<HttpOutcome> {
