@@ -21,17 +21,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.js';
 import { parseArgs } from '../src/cli/args.js';
-import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config/config.js';
 import { migrate } from '../src/db/migrate.js';
 import { SqliteDatabase } from '../src/db/sqlite.js';
 import type { Database, Queryable } from '../src/db/types.js';
-import { AccountService } from '../src/modules/account/account.service.js';
 import { RollupSink } from '../src/modules/analysis/rollup/rollup-sink.js';
 import { CallHistoryService } from '../src/modules/calls/call-history.service.js';
 import { allSinks, type CallRecordSink } from '../src/modules/calls/call-record-sink.js';
 import { EventsService } from '../src/modules/events/events.service.js';
 import { ReportAgentTimeSink, ReportCallSink } from '../src/modules/report/rollup/report-sinks.js';
+import { agentCycleTraffic, tenantWithAgents } from './agent-traffic.js';
 import { median } from './support.js';
 
 const { options } = parseArgs(process.argv.slice(2));
@@ -50,53 +49,6 @@ function withoutFine(sink: CallRecordSink): CallRecordSink {
     run: (sql, params) => (skip.test(sql) ? Promise.resolve({ changes: 0 }) : tx.run(sql, params)),
   });
   return { apply: (tx, accountId, records, sign) => sink.apply(filtered(tx), accountId, records, sign) };
-}
-
-async function tenantWithAgents(db: Database, n: number): Promise<{ accountId: number; agents: number[] }> {
-  const accountId = await new AccountService(db, systemClock).create({ username: 'bench-ingest', password: 'bench-password', name: 'bench' });
-  await db.run('INSERT INTO groups (account_id, group_id, name, created_at) VALUES ($1, 7, $2, 0)', [accountId, 'Group 7']);
-  const agents: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const row = await db.get<{ id: number }>('INSERT INTO agents (account_id, name, email, create_date) VALUES ($1, $2, $3, 0) RETURNING id', [
-      accountId,
-      `Agent ${i}`,
-      `bench-${i}@example.com`,
-    ]);
-    agents.push(Number(row!.id));
-  }
-  return { accountId, agents };
-}
-
-/** bench/ingest-live.ts's cycle, one call at a time per agent, the clock advancing 0.5 s per event. */
-function traffic(agents: number[], tag: string) {
-  const phase = new Array<number>(agents.length).fill(-1);
-  const call = new Array<string>(agents.length).fill('');
-  let n = 0;
-  let next = 0;
-  let ts = Math.floor(Date.now() / 1000) - 30 * 86400;
-  return (count: number): unknown[] => {
-    const out: unknown[] = [];
-    if (NOW) ts = Date.now() / 1000;
-    while (out.length < count) {
-      const i = next;
-      next = (next + 1) % agents.length;
-      const agentId = agents[i]!;
-      const p = phase[i]!;
-      const id = `${tag}-${n++}`;
-      if (!NOW) ts += 0.5;
-      if (p === -1) out.push({ eventId: id, type: 'agent.login', ts, agentId });
-      else if (p === 0) {
-        call[i] = `${tag}-c${n}`;
-        out.push({ eventId: id, type: 'call.queued', ts, callId: call[i], groupId: 7, did: '18005550100', caller: `9198${String(n % 1e8).padStart(8, '0')}` });
-      } else if (p === 1) out.push({ eventId: id, type: 'call.ringing', ts, callId: call[i], agentId });
-      else if (p === 2) out.push({ eventId: id, type: 'call.answered', ts, callId: call[i], agentId });
-      else if (p === 3) out.push({ eventId: id, type: 'call.ended', ts, callId: call[i] });
-      else if (p === 4) out.push({ eventId: id, type: 'agent.wrapup.start', ts, agentId });
-      else out.push({ eventId: id, type: 'agent.wrapup.end', ts, agentId });
-      phase[i] = p === 5 ? 0 : p + 1;
-    }
-    return out;
-  };
 }
 
 interface Variant {
@@ -122,8 +74,16 @@ for (const [name, fine] of [
     history: new CallHistoryService(db, allSinks(rollups, new ReportCallSink())),
     agentTime: new ReportAgentTimeSink(),
   });
-  const t = await tenantWithAgents(db, 200);
-  variants.push({ name, db, app, events, ...t, gen: traffic(t.agents, name.replace(' ', '-')), eps: [] as number[] });
+  const t = await tenantWithAgents(db, 'bench-ingest', 200);
+  variants.push({
+    name,
+    db,
+    app,
+    events,
+    ...t,
+    gen: agentCycleTraffic(t.agents, name.replace(' ', '-'), { clock: NOW ? 'now' : 'advancing', did: '18005550100' }),
+    eps: [] as number[],
+  });
 }
 for (let round = 0; round <= ROUNDS; round++) {
   // Each round in another order: none always runs first (or right after another).

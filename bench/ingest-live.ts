@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { agentCycleTraffic } from './agent-traffic.js';
 import { ensureBenchDatabase, PG_URL, pinned, serverArgs, startChild, stopChild } from './support.js';
 import { parseArgs } from '../src/cli/args.js';
 import { systemClock } from '../src/clock.js';
@@ -105,36 +106,6 @@ async function post(url: string, body: unknown): Promise<Record<string, unknown>
   return (await res.json()) as Record<string, unknown>;
 }
 
-/** Endless valid event traffic over `agents`: each agent cycles through one call at a time. */
-function traffic(agents: number[], tag: string) {
-  const phase = new Array<number>(agents.length).fill(-1);
-  const call = new Array<string>(agents.length).fill('');
-  let n = 0;
-  let next = 0;
-  return (count: number): unknown[] => {
-    const out: unknown[] = [];
-    const ts = Date.now() / 1000;
-    while (out.length < count) {
-      const i = next;
-      next = (next + 1) % agents.length;
-      const agentId = agents[i]!;
-      const p = phase[i]!;
-      const id = `${tag}-${n++}`;
-      if (p === -1) out.push({ eventId: id, type: 'agent.login', ts, agentId, loginType: 'SIP' });
-      else if (p === 0) {
-        call[i] = `${tag}-c${n}`;
-        out.push({ eventId: id, type: 'call.queued', ts, callId: call[i], groupId: 7, did: '18005550100', caller: `9198${String(n % 1e8).padStart(8, '0')}` });
-      } else if (p === 1) out.push({ eventId: id, type: 'call.ringing', ts, callId: call[i], agentId });
-      else if (p === 2) out.push({ eventId: id, type: 'call.answered', ts, callId: call[i], agentId });
-      else if (p === 3) out.push({ eventId: id, type: 'call.ended', ts, callId: call[i] });
-      else if (p === 4) out.push({ eventId: id, type: 'agent.wrapup.start', ts, agentId });
-      else out.push({ eventId: id, type: 'agent.wrapup.end', ts, agentId });
-      phase[i] = p === 5 ? 0 : p + 1;
-    }
-    return out;
-  };
-}
-
 async function ingestRun(base: string, ssid: string, agents: number[]): Promise<{ eps: number; rejected: number }> {
   const per = Math.floor(agents.length / SENDERS);
   let accepted = 0;
@@ -143,7 +114,7 @@ async function ingestRun(base: string, ssid: string, agents: number[]): Promise<
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: SENDERS }, async (_, s) => {
-      const gen = traffic(agents.slice(s * per, (s + 1) * per), `s${s}-${Date.now()}`);
+      const gen = agentCycleTraffic(agents.slice(s * per, (s + 1) * per), `s${s}-${Date.now()}`, { clock: 'now', did: '18005550100', loginType: 'SIP' });
       while (Date.now() < until) {
         const out = await post(`${base}/api/v2/events/ingest`, { ssid, events: gen(BATCH) });
         const data = out.data as { accepted: number; errors: unknown[] } | undefined;

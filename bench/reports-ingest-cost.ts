@@ -15,16 +15,15 @@ import path from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { parseArgs } from '../src/cli/args.js';
-import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config/config.js';
 import { migrate } from '../src/db/migrate.js';
 import { PostgresDatabase } from '../src/db/postgres.js';
 import { SqliteDatabase } from '../src/db/sqlite.js';
 import type { Database, Dialect } from '../src/db/types.js';
-import { AccountService } from '../src/modules/account/account.service.js';
 import { RollupSink } from '../src/modules/analysis/rollup/rollup-sink.js';
 import { CallHistoryService } from '../src/modules/calls/call-history.service.js';
 import { EventsService } from '../src/modules/events/events.service.js';
+import { agentCycleTraffic, tenantWithAgents } from './agent-traffic.js';
 import { ensureBenchDatabase, median, PG_URL } from './support.js';
 
 const { options } = parseArgs(process.argv.slice(2));
@@ -44,52 +43,6 @@ async function open(dialect: Dialect): Promise<Database> {
   return new PostgresDatabase(PG_URL, 4, `-c search_path=${SCHEMA}`);
 }
 
-async function tenantWithAgents(db: Database, name: string, n: number): Promise<{ accountId: number; agents: number[] }> {
-  const accountId = await new AccountService(db, systemClock).create({ username: name, password: 'bench-password', name });
-  await db.run('INSERT INTO groups (account_id, group_id, name, created_at) VALUES ($1, 7, $2, 0)', [accountId, 'Group 7']);
-  const agents: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const row = await db.get<{ id: number }>('INSERT INTO agents (account_id, name, email, create_date) VALUES ($1, $2, $3, 0) RETURNING id', [
-      accountId,
-      `Agent ${i}`,
-      `${name}-${i}@example.com`,
-    ]);
-    agents.push(Number(row!.id));
-  }
-  return { accountId, agents };
-}
-
-/** bench/ingest-live.ts's cycle, one call at a time per agent, the clock advancing 0.5 s per event. */
-function traffic(agents: number[], tag: string) {
-  const phase = new Array<number>(agents.length).fill(-1);
-  const call = new Array<string>(agents.length).fill('');
-  let n = 0;
-  let next = 0;
-  let ts = Math.floor(Date.now() / 1000) - 30 * 86400;
-  return (count: number): unknown[] => {
-    const out: unknown[] = [];
-    while (out.length < count) {
-      const i = next;
-      next = (next + 1) % agents.length;
-      const agentId = agents[i]!;
-      const p = phase[i]!;
-      const id = `${tag}-${n++}`;
-      ts += 0.5;
-      if (p === -1) out.push({ eventId: id, type: 'agent.login', ts, agentId });
-      else if (p === 0) {
-        call[i] = `${tag}-c${n}`;
-        out.push({ eventId: id, type: 'call.queued', ts, callId: call[i], groupId: 7, caller: `9198${String(n % 1e8).padStart(8, '0')}` });
-      } else if (p === 1) out.push({ eventId: id, type: 'call.ringing', ts, callId: call[i], agentId });
-      else if (p === 2) out.push({ eventId: id, type: 'call.answered', ts, callId: call[i], agentId });
-      else if (p === 3) out.push({ eventId: id, type: 'call.ended', ts, callId: call[i] });
-      else if (p === 4) out.push({ eventId: id, type: 'agent.wrapup.start', ts, agentId });
-      else out.push({ eventId: id, type: 'agent.wrapup.end', ts, agentId });
-      phase[i] = p === 5 ? 0 : p + 1;
-    }
-    return out;
-  };
-}
-
 console.log('| database | without report roll-ups | with | ratio (with ÷ without) |\n|---|---|---|---|');
 for (const dialect of DIALECTS) {
   const db = await open(dialect);
@@ -101,7 +54,7 @@ for (const dialect of DIALECTS) {
       { name: 'without', events: bare, ...(await tenantWithAgents(db, 'bench-without', 200)), eps: [] as number[] },
       { name: 'with', events: services.events, ...(await tenantWithAgents(db, 'bench-with', 200)), eps: [] as number[] },
     ];
-    const gens = variants.map((v) => traffic(v.agents, v.name));
+    const gens = variants.map((v) => agentCycleTraffic(v.agents, v.name, { clock: 'advancing' }));
     for (let round = 0; round <= ROUNDS; round++) {
       for (const [i, v] of variants.entries()) {
         const t0 = performance.now();
