@@ -76,6 +76,8 @@ describe('ESL inbound client', () => {
     let connections = 0;
     const server = createServer((socket) => {
       connections++;
+      // The client drops the connection as soon as it reads the rejection: a reset here is expected.
+      socket.on('error', () => undefined);
       socket.end('Content-Type: text/rude-rejection\nContent-Length: 24\n\nAccess Denied, go away.\n');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -97,7 +99,10 @@ describe('ESL inbound client', () => {
 
   it('a port that accepts and says nothing is left after the command timeout and retried', async () => {
     let connections = 0;
-    const server = createServer(() => void connections++);
+    const server = createServer((socket) => {
+      connections++;
+      socket.on('error', () => undefined); // the client gives up and drops it
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const lines: string[] = [];
     client = new EslClient({
