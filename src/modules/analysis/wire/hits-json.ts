@@ -1,6 +1,7 @@
 import { counterSlot, counterValue, IX, NCOLS } from '../rollup/counters.js';
 import { JsonBytes } from './json-bytes.js';
 import type { AnalysisQuery } from '../query/request.js';
+import { AnswerPieces } from '../../../http/answer-pieces.js';
 
 /** Counter vectors per breakdown key and bucket label ('' when not bucketed); slot NCOLS holds the ghost count. */
 export type Grid = Map<string, Map<string, number[]>>;
@@ -83,40 +84,6 @@ export function bucketFragment(q: AnalysisQuery, grid: Grid): BucketFragment {
 const CLOSE = Buffer.from('}');
 
 /**
- * Pieces of an answer to send one after another. Spans of 1 kB and more
- * stay views of the bytes they were written in; smaller ones (key headers,
- * closing braces, a key's few buckets of a day) are copied together into
- * 64 kB chunks: a write per piece costs more than copying a few hundred
- * bytes, and 5,000 agents × 30 days would otherwise be 160,000 writes.
- */
-class Pieces {
-  readonly list: Buffer[] = [];
-  private chunk: Buffer = Buffer.alloc(0);
-  private start = 0;
-  private pos = 0;
-
-  add(bytes: Buffer): void {
-    if (bytes.length >= 1024) {
-      this.cut();
-      this.list.push(bytes);
-      return;
-    }
-    if (this.pos + bytes.length > this.chunk.length) {
-      this.cut();
-      this.chunk = Buffer.allocUnsafeSlow(64 * 1024);
-      this.start = this.pos = 0;
-    }
-    this.pos += bytes.copy(this.chunk, this.pos);
-  }
-
-  /** Ends the small pieces gathered since the last cut as one piece. */
-  cut(): void {
-    if (this.pos > this.start) this.list.push(this.chunk.subarray(this.start, this.pos));
-    this.start = this.pos;
-  }
-}
-
-/**
  * `data` from fragments in time order, as pieces to send one after another:
  * key → {its buckets of every fragment}. Large spans are views of the
  * fragments, not copies: on this machine the first write to 25 MB of fresh
@@ -127,7 +94,7 @@ export function joinFragments(fragments: readonly BucketFragment[]): Buffer[] | 
   const all = new Set<string>();
   for (const f of fragments) for (const k of f.keys.keys()) all.add(k);
   if (all.size === 0) return null;
-  const out = new Pieces();
+  const out = new AnswerPieces();
   let firstKey = true;
   for (const key of [...all].sort(byKey)) {
     out.add(Buffer.from(`${firstKey ? '{' : ','}${JSON.stringify(key)}:{`));

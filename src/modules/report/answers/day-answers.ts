@@ -7,6 +7,7 @@ import { agentRow, agentSums, queueRow, queueSums, type AgentParams, type Quarte
 import { utcDayOf } from '../rollup/marks.js';
 import { DayCache } from './day-cache.js';
 import { dayPieces, type DayPiece } from './day-pieces.js';
+import { AnswerPieces } from '../../../http/answer-pieces.js';
 
 /** Most rows one report answers (keys × intervals). */
 export const MAX_ROWS = 200_000;
@@ -49,7 +50,7 @@ function fragment<S>(intervals: Interval[], sums: Map<number, S[]>, row: (key: n
  * (a write per piece costs more than copying a few hundred bytes).
  */
 function join(keys: readonly number[], parts: readonly Fragment[], missing: (key: number, f: Fragment) => Buffer): Buffer[] {
-  const out = new Pieces();
+  const out = new AnswerPieces();
   out.add(OPEN);
   let first = true;
   for (const key of keys) {
@@ -64,33 +65,6 @@ function join(keys: readonly number[], parts: readonly Fragment[], missing: (key
   out.add(CLOSE);
   out.cut();
   return out.list;
-}
-
-class Pieces {
-  readonly list: Buffer[] = [];
-  private chunk = Buffer.alloc(0);
-  private start = 0;
-  private pos = 0;
-
-  add(bytes: Buffer): void {
-    if (bytes.length >= 1024) {
-      this.cut();
-      this.list.push(bytes);
-      return;
-    }
-    if (this.pos + bytes.length > this.chunk.length) {
-      this.cut();
-      this.chunk = Buffer.allocUnsafe(64 * 1024);
-      this.start = this.pos = 0;
-    }
-    this.pos += bytes.copy(this.chunk, this.pos);
-  }
-
-  /** Ends the small pieces gathered since the last cut as one piece. */
-  cut(): void {
-    if (this.pos > this.start) this.list.push(this.chunk.subarray(this.start, this.pos));
-    this.start = this.pos;
-  }
 }
 
 /**
