@@ -9,21 +9,16 @@
  * Prints the median per-change time of each and their ratio.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from '../src/cli/args.js';
 import { systemClock } from '../src/clock.js';
 import { migrate } from '../src/db/migrate.js';
-import { PostgresDatabase } from '../src/db/postgres.js';
-import { SqliteDatabase } from '../src/db/sqlite.js';
-import type { Database } from '../src/db/types.js';
 import type { Operation, OperationContext } from '../src/http/operation.js';
 import type { Principal } from '../src/auth/principal.js';
 import { ALL_PERMISSIONS } from '../src/auth/permissions.js';
 import { AccountService } from '../src/modules/account/account.service.js';
 import { AuditService } from '../src/modules/audit/audit.service.js';
 import { GroupService } from '../src/modules/group/group.service.js';
-import { PG_URL } from './support.js';
+import { openFreshBenchDatabase } from './support.js';
 
 const { options } = parseArgs(process.argv.slice(2));
 const N = Number(options.n ?? 300);
@@ -32,22 +27,13 @@ const which = String(options.db ?? 'both');
 
 const op = { module: 'group', name: 'update', writes: true, audit: { target: 'group', id: () => 1 } } as unknown as Operation;
 
-async function open(dialect: 'sqlite' | 'postgres'): Promise<Database> {
-  if (dialect === 'sqlite') return new SqliteDatabase(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'audit-bench-')), 'callcenter.db'));
-  const schema = 'bench_audit';
-  const admin = new PostgresDatabase(PG_URL, 1);
-  await admin.exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
-  await admin.close();
-  return new PostgresDatabase(PG_URL, 4, `-c search_path=${schema}`);
-}
-
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
 }
 
 async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
-  const db = await open(dialect);
+  const db = await openFreshBenchDatabase(dialect, 'audit');
   await migrate(db);
   const accountId = await new AccountService(db, systemClock).create({ username: `bench-${Date.now()}`, password: 'bench-password', name: 'Bench' });
   const groups = new GroupService(db, systemClock);

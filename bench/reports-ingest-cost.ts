@@ -9,43 +9,25 @@
  *
  *   npx tsx bench/reports-ingest-cost.ts [--db sqlite|postgres|both] [--rounds 5] [--batches 40]
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { parseArgs } from '../src/cli/args.js';
 import { loadConfig } from '../src/config/config.js';
 import { migrate } from '../src/db/migrate.js';
-import { PostgresDatabase } from '../src/db/postgres.js';
-import { SqliteDatabase } from '../src/db/sqlite.js';
-import type { Database, Dialect } from '../src/db/types.js';
+import type { Dialect } from '../src/db/types.js';
 import { RollupSink } from '../src/modules/analysis/rollup/rollup-sink.js';
 import { CallHistoryService } from '../src/modules/calls/call-history.service.js';
 import { EventsService } from '../src/modules/events/events.service.js';
 import { agentCycleTraffic, tenantWithAgents } from './agent-traffic.js';
-import { ensureBenchDatabase, median, PG_URL } from './support.js';
+import { median, openFreshBenchDatabase } from './support.js';
 
 const { options } = parseArgs(process.argv.slice(2));
 const ROUNDS = Number(options.rounds ?? 5);
 const BATCHES = Number(options.batches ?? 40);
 const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
-const SCHEMA = 'bench_reports_ingest';
-
-async function open(dialect: Dialect): Promise<Database> {
-  if (dialect === 'sqlite') return new SqliteDatabase(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'callcenter-reports-ingest-')), 'callcenter.db'));
-  await ensureBenchDatabase();
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
-  await admin.query(`CREATE SCHEMA ${SCHEMA}`);
-  await admin.end();
-  return new PostgresDatabase(PG_URL, 4, `-c search_path=${SCHEMA}`);
-}
 
 console.log('| database | without report roll-ups | with | ratio (with ÷ without) |\n|---|---|---|---|');
 for (const dialect of DIALECTS) {
-  const db = await open(dialect);
+  const db = await openFreshBenchDatabase(dialect, 'reports-ingest');
   try {
     await migrate(db);
     const { ctx, services, app } = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db });

@@ -9,21 +9,16 @@
  *   npx tsx bench/retention-purge.ts [--db sqlite|postgres|both] [--calls 300000] [--days 30] [--batch 500] [--baseline-s 15] [--every-ms 20] [--pause-ms 0]
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { parseArgs } from '../src/cli/args.js';
 import { seedCalls } from '../src/cli/seed-calls.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config/config.js';
 import { migrate } from '../src/db/migrate.js';
-import { PostgresDatabase } from '../src/db/postgres.js';
-import { SqliteDatabase } from '../src/db/sqlite.js';
 import type { Database, Dialect } from '../src/db/types.js';
 import { AccountService } from '../src/modules/account/account.service.js';
 import { RetentionJob } from '../src/modules/retention/retention-job.js';
-import { ensureBenchDatabase, PG_URL } from './support.js';
+import { openFreshBenchDatabase } from './support.js';
 
 const { options } = parseArgs(process.argv.slice(2));
 const CALLS = Number(options.calls ?? 300_000);
@@ -34,19 +29,7 @@ const BASELINE_MS = Number(options['baseline-s'] ?? 15) * 1000;
 const EVERY_MS = Number(options['every-ms'] ?? 20);
 const MAX_INFLIGHT = 8;
 const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
-const SCHEMA = 'bench_retention';
 const TABLES = ['calls', 'call_hits', 'call_legs', 'call_recordings', 'agent_state_log'];
-
-async function open(dialect: Dialect): Promise<Database> {
-  if (dialect === 'sqlite') return new SqliteDatabase(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'callcenter-retention-')), 'callcenter.db'));
-  await ensureBenchDatabase();
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
-  await admin.query(`CREATE SCHEMA ${SCHEMA}`);
-  await admin.end();
-  return new PostgresDatabase(PG_URL, 4, `-c search_path=${SCHEMA}`);
-}
 
 async function rows(db: Database, accountId: number): Promise<number> {
   let n = 0;
@@ -111,7 +94,7 @@ console.log(
   '| database | rows purged | purge s | batch transaction p50 / p99 / max (ms) | ingest p50 / p99 without purge (ms) | during purge (ms) | p99 ratio (during ÷ without) |\n|---|---|---|---|---|---|---|',
 );
 for (const dialect of DIALECTS) {
-  const db = await open(dialect);
+  const db = await openFreshBenchDatabase(dialect, 'retention');
   try {
     await migrate(db);
     const config = loadConfig({ LOG_LEVEL: 'silent', RETENTION_INTERVAL_MINUTES: '0', WEBHOOK_DELIVERY: '0' });

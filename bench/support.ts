@@ -8,7 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import type { Dialect } from '../src/db/types.js';
+import { PostgresDatabase } from '../src/db/postgres.js';
+import { SqliteDatabase } from '../src/db/sqlite.js';
+import type { Database, Dialect } from '../src/db/types.js';
 
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 export const PG_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/callcenter_bench';
@@ -101,6 +103,23 @@ export async function postJson<T = Record<string, unknown>>(port: number, route:
 }
 
 /** A fresh, empty database for one benchmark: a temporary SQLite directory or a new PostgreSQL schema. */
+/**
+ * An empty database opened in this process (for benchmarks that run the
+ * service's code without a server): a new SQLite file in a temporary
+ * directory, or schema bench_<name> of the bench PostgreSQL database,
+ * dropped and created again.
+ */
+export async function openFreshBenchDatabase(dialect: Dialect, name: string): Promise<Database> {
+  if (dialect === 'sqlite') return new SqliteDatabase(path.join(fs.mkdtempSync(path.join(os.tmpdir(), `callcenter-${name}-`)), 'callcenter.db'));
+  await ensureBenchDatabase();
+  const schema = `bench_${name.replaceAll('-', '_')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
+  await admin.end();
+  return new PostgresDatabase(PG_URL, 4, `-c search_path=${schema}`);
+}
+
 export async function freshBenchDatabase(dialect: Dialect, name: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), `callcenter-${name}-`));
