@@ -62,6 +62,18 @@ const count = async (h: Harness, table: string, accountId: number, where = 'TRUE
   Number((await h.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE account_id = $1 AND ${where}`, [accountId]))!.n);
 
 /** analysis/hits and report/* answers over the purged days and the whole history: compared whole, before and after. */
+/** 50 days ago: a tenant with a group and two agents logged in; the clock stays there. */
+async function loggedInPair(h: Harness) {
+  h.clock.set((NOW - 50 * DAY) * 1000);
+  const s = await createTenant(h);
+  const g = await createGroup(h, s);
+  const a1 = (await createAgent(h, s, { group: g })).agentId;
+  const a2 = (await createAgent(h, s, { group: g })).agentId;
+  const t = { ...(await tokenOf(h, s)), accountId: s.accountId };
+  await ingestOk(h, t, [ev(h, 'agent.login', { agentId: a1 }), ev(h, 'agent.login', { agentId: a2 })]);
+  return { s, t, g, a1, a2 };
+}
+
 async function aggregates(h: Harness, t: Creds) {
   const out: Record<string, unknown> = {};
   const bodies: Array<[string, Record<string, unknown>]> = [
@@ -87,13 +99,7 @@ forEachDatabase(
   (use) => {
     it('removes calls, hits and recordings (rows and files) past the horizon, in batches; analysis and reports answer exactly as before', async () => {
       const h = use();
-      h.clock.set((NOW - 50 * DAY) * 1000);
-      const s = await createTenant(h);
-      const g = await createGroup(h, s);
-      const a1 = (await createAgent(h, s, { group: g })).agentId;
-      const a2 = (await createAgent(h, s, { group: g })).agentId;
-      const t = { ...(await tokenOf(h, s)), accountId: s.accountId };
-      await ingestOk(h, t, [ev(h, 'agent.login', { agentId: a1 }), ev(h, 'agent.login', { agentId: a2 })]);
+      const { t, g, a1, a2 } = await loggedInPair(h);
       for (const daysAgo of [40, 35, 20, 5]) await callsOn(h, t, { g, a1, a2 }, daysAgo, 12);
       h.clock.set(NOW * 1000);
       const before = await aggregates(h, t);
@@ -127,13 +133,7 @@ forEachDatabase(
 
     it('one node at a time: two jobs on one database, a held lock, a dead node’s lease', async () => {
       const h = use();
-      h.clock.set((NOW - 50 * DAY) * 1000);
-      const s = await createTenant(h);
-      const g = await createGroup(h, s);
-      const a1 = (await createAgent(h, s, { group: g })).agentId;
-      const a2 = (await createAgent(h, s, { group: g })).agentId;
-      const t = { ...(await tokenOf(h, s)), accountId: s.accountId };
-      await ingestOk(h, t, [ev(h, 'agent.login', { agentId: a1 }), ev(h, 'agent.login', { agentId: a2 })]);
+      const { t, g, a1, a2 } = await loggedInPair(h);
       await callsOn(h, t, { g, a1, a2 }, 45, 30);
       h.clock.set(NOW * 1000);
       await h.post('/api/v2/account/updateSettings', { ...t, retention: { callDays: 30 } });
