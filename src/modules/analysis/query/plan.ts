@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../../../db/types.js';
 import type { Dim } from '../rollup/counters.js';
 import { AnalysisRepository, type ValueFilter } from './analysis.repository.js';
+import { HourGridRepository } from './hour-grids.repository.js';
 import { parseRequest, type AnalysisQuery, type RawRequest } from './request.js';
 
 export type FilterDim = Dim | 'direction';
@@ -25,6 +26,8 @@ export interface HitsPlan {
   /** The query's filters, normalised for the reads (ids without leading zeros), for each dimension filtered. */
   filters: Partial<Record<FilterDim, ValueFilter>>;
   repo: AnalysisRepository;
+  /** The stored hour grids (answer/stored-hours.ts). */
+  hourGrids: HourGridRepository;
 }
 
 function normalise(dim: FilterDim, values: Iterable<string>): string[] {
@@ -48,6 +51,7 @@ export function planHits(db: Queryable, accountId: number, settings: { timezone:
     bucketed: query.multi && query.display !== 'total',
     filters,
     repo: new AnalysisRepository(db, accountId),
+    hourGrids: new HourGridRepository(db, accountId),
   };
 }
 

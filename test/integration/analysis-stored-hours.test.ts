@@ -1,0 +1,166 @@
+import { beforeAll, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { encodeHourCells } from '../../src/modules/analysis/answer/hour-grid-codec.js';
+import type { CallRecord } from '../../src/modules/calls/call-record.js';
+import type { Database } from '../../src/db/types.js';
+import { createTenant, type Session } from '../helpers/factories.js';
+import { forEachDatabase, type Harness } from '../helpers/harness.js';
+import { D, call, callHistory, store } from './analysis.fixtures.js';
+
+type App = Awaited<ReturnType<typeof buildApp>>['app'];
+type Answer = { code: number; data: Record<string, Record<string, Record<string, number>>> };
+
+/**
+ * A node's first ask of many hours (a month of hours by agent, or a range
+ * ending now) sums whole UTC days of the hourly roll-up once and stores them
+ * (analysis_hour_grids, answer/stored-hours.ts); a node started later reads
+ * them. A stored day is used only under the day's current change mark, so a
+ * late event on any node shows in the next node's answer.
+ */
+forEachDatabase('analysis/hits: stored hour grids', (use) => {
+  let h: Harness;
+  let s: Session & { accountId: number };
+  let uncached: { app: App; db: Database };
+  const started: { app: App; db: Database }[] = [];
+
+  const DAY = 86400;
+  const hours = <T extends object>(body: T) => ({ breakDown: 'agentId', disPlay: 'hour', multi: true, fields: 'TC,AC,CA,PM,CM,FR_CAN_FR_PM_N', ...body });
+  // Whole days (the hourly path) and a range cut mid-hour at both ends (more than a day of whole hours in between).
+  const wholeDays = hours({ filter: [{ key: 'date', condi: 'range', val: '01-10-2026 00:00:00,01-13-2026 23:59:59' }] });
+  const cutRange = hours({ filter: [{ key: 'date', condi: 'range', val: `${D + 5 * 3600 + 1800},${D + 3 * DAY + 4 * 3600 + 900}` }] });
+  const ask = async (app: App, body: object) =>
+    (await app.inject({ method: 'POST', url: '/api/v2/analysis/hits', payload: { ssid: s.ssid, ...body } })).json() as Answer;
+  /** A node just started on the same database: nothing kept in its memory. */
+  const startNode = async () => {
+    const db = h.testDb.connect();
+    const node = { app: (await buildApp({ config: { ...h.ctx.config, webhookDelivery: false }, db, clock: h.clock })).app, db };
+    started.push(node);
+    return node.app;
+  };
+  const stored = async () =>
+    (
+      await h.db.all<{ utc_day: number; token: number }>('SELECT utc_day, token FROM analysis_hour_grids WHERE account_id = $1 AND dim = $2 ORDER BY utc_day', [
+        s.accountId,
+        'agent',
+      ])
+    ).map((r) => ({ day: Number(r.utc_day), token: Number(r.token) }));
+  const marks = async () =>
+    (await h.db.all<{ utc_day: number; version: number }>('SELECT utc_day, version FROM analysis_versions WHERE account_id = $1', [s.accountId])).reduce(
+      (m, r) => m.set(Number(r.utc_day), Number(r.version)),
+      new Map<number, number>(),
+    );
+
+  beforeAll(async () => {
+    h = use();
+    s = await createTenant(h);
+    const db = h.testDb.connect();
+    uncached = { app: (await buildApp({ config: { ...h.ctx.config, webhookDelivery: false, analysisCacheBytes: 0 }, db, clock: h.clock })).app, db };
+    const records: CallRecord[] = [];
+    for (let day = 0; day < 4; day++)
+      for (let hour = 0; hour < 24; hour += 3)
+        records.push(
+          call(s.accountId, `c-${day}-${hour}`, D + day * DAY + hour * 3600 + 600, {
+            direction: hour % 2 === 0 ? 'inbound' : 'outbound',
+            offers: [
+              { agent: 101 + ((day + hour) % 3), ring: 4 },
+              { agent: 104, ring: 2, answered: hour % 6 === 0 },
+            ],
+          }),
+        );
+    await store(h, ...records);
+    return async () => {
+      for (const n of [uncached, ...started]) {
+        await n.app.close();
+        await n.db.close();
+      }
+    };
+  });
+
+  it("stores each UTC day on a node's first ask, under the day's change mark, and answers as a node keeping nothing", async () => {
+    const first = await ask(await startNode(), wholeDays);
+    expect(first.code).toBe(200);
+    expect(first).toEqual(await ask(uncached.app, wholeDays));
+    const m = await marks();
+    expect(await stored()).toEqual([0, 1, 2, 3].map((d) => ({ day: D / DAY + d, token: m.get(D / DAY + d) })));
+    expect(await ask(await startNode(), wholeDays)).toEqual(first);
+    expect(await ask(await startNode(), cutRange)).toEqual(await ask(uncached.app, cutRange));
+  });
+
+  it('answers a node started later from the stored days (a stored value is what it serves)', async () => {
+    await ask(await startNode(), wholeDays);
+    const day = D / DAY + 1;
+    const [row] = await h.db.all<{ grid: Buffer; keys: string }>('SELECT grid, keys FROM analysis_hour_grids WHERE account_id = $1 AND dim = $2 AND utc_day = $3', [
+      s.accountId,
+      'agent',
+      day,
+    ]);
+    try {
+      // Same mark, other contents: one agent, one hour, 7 offered and answered (packed counters: tc, ac, ca, pm, cm, fr_*, ghost).
+      const forged = encodeHourCells([['199', day * 24 + 9, '7,7,7,0,0,0,0,0,0,0', 0, 0]]).get(day)!;
+      await h.db.run('UPDATE analysis_hour_grids SET keys = $1, grid = $2 WHERE account_id = $3 AND dim = $4 AND utc_day = $5', [
+        JSON.stringify(forged.keys),
+        forged.grid,
+        s.accountId,
+        'agent',
+        day,
+      ]);
+      const answer = await ask(await startNode(), wholeDays);
+      expect(answer.data['199']).toEqual({ '2026-01-11 09:00': { TC: 7, AC: 7, CA: 7, PM: 0, CM: 0, FR_CAN_FR_PM_N: 0 } });
+      expect(Object.keys(answer.data['101']!).some((label) => label.startsWith('2026-01-11'))).toBe(false);
+    } finally {
+      await h.db.run('UPDATE analysis_hour_grids SET keys = $1, grid = $2 WHERE account_id = $3 AND dim = $4 AND utc_day = $5', [
+        row!.keys,
+        row!.grid,
+        s.accountId,
+        'agent',
+        day,
+      ]);
+    }
+    expect(await ask(await startNode(), wholeDays)).toEqual(await ask(uncached.app, wholeDays));
+  });
+
+  it('does not use a day changed since it was stored (a late event), and stores it again', async () => {
+    await ask(await startNode(), wholeDays);
+    const day = D / DAY + 2;
+    const before = (await stored()).find((r) => r.day === day)!;
+    const old = call(s.accountId, 'c-2-3', D + 2 * DAY + 3 * 3600 + 600, {
+      direction: 'outbound',
+      offers: [
+        { agent: 101 + (5 % 3), ring: 4 },
+        { agent: 104, ring: 2, answered: false },
+      ],
+    });
+    const next = { ...old, hits: old.hits.map((x) => ({ ...x, answered: x.agentId === 104 })), answeredBy: 104, answeredAt: old.hits[1]!.ringAt + 2, outcome: 'completed' as const };
+    await h.db.transaction((tx) => callHistory(tx).replace(tx, old.accountId, old, next));
+    expect((await marks()).get(day)).not.toBe(before.token);
+    const answer = await ask(await startNode(), wholeDays);
+    expect(answer.data['104']!['2026-01-12 03:00']).toMatchObject({ TC: 1, AC: 1, CA: 1 });
+    expect(answer).toEqual(await ask(uncached.app, wholeDays));
+    expect((await stored()).find((r) => r.day === day)!.token).toBe((await marks()).get(day));
+  });
+
+  it("applies the breakdown's own key filter to stored days, and leaves a direction filter to the roll-up", async () => {
+    await ask(await startNode(), wholeDays);
+    for (const filter of [
+      { key: 'agentId', condi: 'in', val: '101,104' },
+      { key: 'agentId', condi: 'ne', val: '104' },
+      { key: 'direction', condi: 'in', val: 'outbound' },
+    ]) {
+      const body = { ...wholeDays, filter: [...wholeDays.filter, filter] };
+      const answer = await ask(await startNode(), body);
+      expect(answer.code).toBe(200);
+      expect(answer).toEqual(await ask(uncached.app, body));
+    }
+  });
+
+  it('answers the same in a zone whose local days cut UTC days', async () => {
+    const ny = await createTenant(h, { timezone: 'America/New_York' });
+    const records = [0, 1, 2].map((d) => call(ny.accountId, `ny-${d}`, D + d * DAY + 3 * 3600, { offers: [{ agent: 301, ring: 3, answered: true }] }));
+    await store(h, ...records);
+    const body = { ...wholeDays, ssid: ny.ssid };
+    const first = await ask(await startNode(), body);
+    expect(Object.keys(first.data['301']!)).toEqual(['2026-01-10 22:00', '2026-01-11 22:00']);
+    expect(await ask(await startNode(), body)).toEqual(first);
+    expect(first).toEqual(await ask(uncached.app, body));
+  });
+});
