@@ -89,11 +89,10 @@ forEachDatabase('analysis/hits: stored hour grids', (use) => {
   it('answers a node started later from the stored days (a stored value is what it serves)', async () => {
     await ask(await startNode(), wholeDays);
     const day = D / DAY + 1;
-    const [row] = await h.db.all<{ grid: Buffer; keys: string }>('SELECT grid, keys FROM analysis_hour_grids WHERE account_id = $1 AND dim = $2 AND utc_day = $3', [
-      s.accountId,
-      'agent',
-      day,
-    ]);
+    const [row] = await h.db.all<{ grid: Buffer; keys: string }>(
+      'SELECT grid, keys FROM analysis_hour_grids WHERE account_id = $1 AND dim = $2 AND utc_day = $3',
+      [s.accountId, 'agent', day],
+    );
     try {
       // Same mark, other contents: one agent, one hour, 7 offered and answered (packed counters: tc, ac, ca, pm, cm, fr_*, ghost).
       const forged = encodeHourCells([['199', day * 24 + 9, '7,7,7,0,0,0,0,0,0,0', 0, 0]]).get(day)!;
@@ -130,7 +129,13 @@ forEachDatabase('analysis/hits: stored hour grids', (use) => {
         { agent: 104, ring: 2, answered: false },
       ],
     });
-    const next = { ...old, hits: old.hits.map((x) => ({ ...x, answered: x.agentId === 104 })), answeredBy: 104, answeredAt: old.hits[1]!.ringAt + 2, outcome: 'completed' as const };
+    const next = {
+      ...old,
+      hits: old.hits.map((x) => ({ ...x, answered: x.agentId === 104 })),
+      answeredBy: 104,
+      answeredAt: old.hits[1]!.ringAt + 2,
+      outcome: 'completed' as const,
+    };
     await h.db.transaction((tx) => callHistory(tx).replace(tx, old.accountId, old, next));
     expect((await marks()).get(day)).not.toBe(before.token);
     const answer = await ask(await startNode(), wholeDays);

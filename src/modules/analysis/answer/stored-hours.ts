@@ -51,7 +51,7 @@ export async function fromStoredHours(p: HitsPlan, grid: Grid, from: number, to:
     if (g && g.token === (versions.get(d) ?? 0)) add(d, g);
     else missing.push(d);
   }
-  for (let i = 0; i < missing.length; ) {
+  for (let i = 0; i < missing.length;) {
     let j = i;
     while (j + 1 < missing.length && missing[j + 1] === missing[j]! + 1) j++;
     const [a, b] = [missing[i]!, missing[j]!];

@@ -1,0 +1,103 @@
+/**
+ * The first ask of a node just started (issues 19 and 21): on the database
+ * bench/analysis.ts seeded (run it first, e.g. `--seed-only`), for each
+ * question: a node starts, asks once, stops. Three ways, each timed until the
+ * last byte over real HTTP:
+ *   - nothing stored: the stored hour grids (analysis_hour_grids) of the
+ *     account are deleted first, as on the day the feature is deployed;
+ *   - after a start: a second node started afterwards (what every restart or
+ *     new node sees once any node has asked);
+ *   - again on that node (its memory holds the days now).
+ *
+ *   npx tsx bench/analysis-first-ask.ts [--db sqlite|postgres|both] [--data-dir data/bench-analysis] [--schema bench_analysis]
+ *                                       [--rounds 3]
+ */
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from '../src/app.js';
+import { parseArgs } from '../src/cli/args.js';
+import { loadConfig } from '../src/config/config.js';
+import { PostgresDatabase } from '../src/db/postgres.js';
+import { SqliteDatabase } from '../src/db/sqlite.js';
+import type { Database, Dialect } from '../src/db/types.js';
+import { median, PG_URL, root } from './support.js';
+
+const { options } = parseArgs(process.argv.slice(2));
+const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
+const DATA_DIR = path.resolve(root, options['data-dir'] ?? 'data/bench-analysis');
+const SCHEMA = options.schema ?? 'bench_analysis';
+const ROUNDS = Number(options.rounds ?? 3);
+const USER = 'bench-analysis';
+const PASSWORD = 'bench-analysis-password';
+
+function open(dialect: Dialect): Database {
+  return dialect === 'sqlite' ? new SqliteDatabase(path.join(DATA_DIR, 'callcenter.db')) : new PostgresDatabase(PG_URL, 4, `-c search_path=${SCHEMA}`);
+}
+
+/** Starts a node on its own connection, asks `body` once, stops it: milliseconds to the last byte, and the answer's size. */
+async function askOnce(dialect: Dialect, body: Record<string, unknown>, times = 1): Promise<{ ms: number[]; bytes: number }> {
+  const db = open(dialect);
+  const { app } = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000000', WEBHOOK_DELIVERY: '0' }), db });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v2`;
+    const post = async (route: string, payload: unknown) =>
+      Buffer.from(
+        await (await fetch(url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) })).arrayBuffer(),
+      );
+    const { ssid } = JSON.parse((await post('/auth/login', { username: USER, password: PASSWORD })).toString()) as { ssid: string };
+    const ms: number[] = [];
+    let bytes = 0;
+    for (let i = 0; i < times; i++) {
+      const t = performance.now();
+      const reply = await post('/analysis/hits', { ssid, ...body });
+      ms.push(performance.now() - t);
+      bytes = reply.length;
+      if (!reply.subarray(0, 40).toString().includes('"code":200')) throw new Error(reply.subarray(0, 300).toString());
+    }
+    return { ms, bytes };
+  } finally {
+    await app.close();
+    await db.close();
+  }
+}
+
+async function forget(dialect: Dialect): Promise<void> {
+  const db = open(dialect);
+  await db.run('DELETE FROM analysis_hour_grids WHERE account_id = (SELECT id FROM accounts WHERE username = $1)', [USER]);
+  await db.close();
+}
+
+const rows: string[] = [];
+for (const dialect of DIALECTS) {
+  const now = Math.floor(Date.now() / 1000);
+  const today = Math.floor(now / 86400) * 86400;
+  const untilNow = { key: 'date', condi: 'range', val: `${now - 31 * 86400},${now}` };
+  const wholeDays = { key: 'date', condi: 'range', val: `${today - 30 * 86400},${today - 1}` };
+  const questions: [string, Record<string, unknown>][] = [];
+  for (const b of ['agentId', 'did', 'groupId', 'campaignId']) {
+    questions.push([`${b}: 31 days ending now, hour (multi)`, { breakDown: b, disPlay: 'hour', multi: true, filter: [untilNow] }]);
+  }
+  questions.push(['agentId: 30 whole days, hour (multi)', { breakDown: 'agentId', disPlay: 'hour', multi: true, filter: [wholeDays] }]);
+  for (const [name, body] of questions) {
+    const nothing: number[] = [];
+    const restart: number[] = [];
+    const again: number[] = [];
+    let bytes = 0;
+    for (let r = 0; r < ROUNDS; r++) {
+      await forget(dialect);
+      nothing.push((await askOnce(dialect, body)).ms[0]!);
+      const later = await askOnce(dialect, body, 2);
+      restart.push(later.ms[0]!);
+      again.push(later.ms[1]!);
+      bytes = later.bytes;
+    }
+    const f = (xs: number[]) => `${median(xs).toFixed(0)} ms`;
+    const line = `| ${dialect} | ${name} | ${(bytes / 1e6).toFixed(1)} MB | ${f(nothing)} | **${f(restart)}** | ${f(again)} |`;
+    rows.push(line);
+    process.stderr.write(`${line}\n`);
+  }
+}
+console.log(`\nMedian of ${ROUNDS} rounds; each ask on a node just started, timed to the last byte.\n`);
+console.log('| database | question | answer | nothing stored | after a start (days stored) | asked again |\n|---|---|---|---|---|---|');
+for (const r of rows) console.log(r);
