@@ -12,11 +12,15 @@
  *   npx tsx bench/analysis-first-ask.ts [--db sqlite|postgres|both] [--data-dir data/bench-analysis] [--schema bench_analysis]
  *                                       [--rounds 3]
  */
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/app.js';
 import { parseArgs } from '../src/cli/args.js';
 import { loadConfig } from '../src/config/config.js';
+import { migrate } from '../src/db/migrate.js';
 import { PostgresDatabase } from '../src/db/postgres.js';
 import { SqliteDatabase } from '../src/db/sqlite.js';
 import type { Database, Dialect } from '../src/db/types.js';
@@ -34,28 +38,68 @@ function open(dialect: Dialect): Database {
   return dialect === 'sqlite' ? new SqliteDatabase(path.join(DATA_DIR, 'callcenter.db')) : new PostgresDatabase(PG_URL, 4, `-c search_path=${SCHEMA}`);
 }
 
+const run = promisify(execFile);
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/** POSTs a JSON body over node:http (undici's fetch takes seconds to gather a 26 MB answer); resolves with the whole answer. */
+function postBytes(port: number, route: string, body: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: route,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(Buffer.concat(chunks)));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** Starts a node on its own connection, asks `body` once, stops it: milliseconds to the last byte, and the answer's size. */
-async function askOnce(dialect: Dialect, body: Record<string, unknown>, times = 1): Promise<{ ms: number[]; bytes: number }> {
+async function askOnce(dialect: Dialect, body: Record<string, unknown>, times = 1): Promise<{ ms: number[]; cpu: number[]; bytes: number }> {
   const db = open(dialect);
   const { app } = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000000', WEBHOOK_DELIVERY: '0' }), db });
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
-    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v2`;
-    const post = async (route: string, payload: unknown) =>
-      Buffer.from(
-        await (await fetch(url + route, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) })).arrayBuffer(),
-      );
+    const port = (app.server.address() as AddressInfo).port;
+    const post = (route: string, payload: unknown) => postBytes(port, `/api/v2${route}`, JSON.stringify(payload));
     const { ssid } = JSON.parse((await post('/auth/login', { username: USER, password: PASSWORD })).toString()) as { ssid: string };
     const ms: number[] = [];
+    const cpu: number[] = [];
     let bytes = 0;
     for (let i = 0; i < times; i++) {
-      const t = performance.now();
-      const reply = await post('/analysis/hits', { ssid, ...body });
-      ms.push(performance.now() - t);
-      bytes = reply.length;
-      if (!reply.subarray(0, 40).toString().includes('"code":200')) throw new Error(reply.subarray(0, 300).toString());
+      // The client in its own process (curl), as a dashboard is: gathering 26 MB in this process would be timed too.
+      const before = process.cpuUsage();
+      const { stdout } = await run('curl', [
+        '-s',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code} %{size_download} %{time_total}',
+        '-H',
+        'content-type: application/json',
+        '--data-binary',
+        JSON.stringify({ ssid, ...body }),
+        `http://127.0.0.1:${port}/api/v2/analysis/hits`,
+      ]);
+      const [status, size, seconds] = stdout.trim().split(' ');
+      if (status !== '200') throw new Error(`HTTP ${status}`);
+      ms.push(Number(seconds) * 1000);
+      const used = process.cpuUsage(before);
+      cpu.push((used.user + used.system) / 1000);
+      bytes = Number(size);
     }
-    return { ms, bytes };
+    return { ms, cpu, bytes };
   } finally {
     await app.close();
     await db.close();
@@ -64,6 +108,7 @@ async function askOnce(dialect: Dialect, body: Record<string, unknown>, times = 
 
 async function forget(dialect: Dialect): Promise<void> {
   const db = open(dialect);
+  await migrate(db);
   await db.run('DELETE FROM analysis_hour_grids WHERE account_id = (SELECT id FROM accounts WHERE username = $1)', [USER]);
   await db.close();
 }
@@ -83,21 +128,28 @@ for (const dialect of DIALECTS) {
     const nothing: number[] = [];
     const restart: number[] = [];
     const again: number[] = [];
+    const nothingCpu: number[] = [];
+    const restartCpu: number[] = [];
     let bytes = 0;
     for (let r = 0; r < ROUNDS; r++) {
       await forget(dialect);
-      nothing.push((await askOnce(dialect, body)).ms[0]!);
+      const cold = await askOnce(dialect, body);
+      nothing.push(cold.ms[0]!);
+      nothingCpu.push(cold.cpu[0]!);
       const later = await askOnce(dialect, body, 2);
       restart.push(later.ms[0]!);
+      restartCpu.push(later.cpu[0]!);
       again.push(later.ms[1]!);
       bytes = later.bytes;
     }
     const f = (xs: number[]) => `${median(xs).toFixed(0)} ms`;
-    const line = `| ${dialect} | ${name} | ${(bytes / 1e6).toFixed(1)} MB | ${f(nothing)} | **${f(restart)}** | ${f(again)} |`;
+    const line = `| ${dialect} | ${name} | ${(bytes / 1e6).toFixed(1)} MB | ${f(nothing)} (${f(nothingCpu)} CPU) | **${f(restart)}** (${f(restartCpu)} CPU) | ${f(again)} |`;
     rows.push(line);
     process.stderr.write(`${line}\n`);
   }
 }
-console.log(`\nMedian of ${ROUNDS} rounds; each ask on a node just started, timed to the last byte.\n`);
+console.log(
+  `\nMedian of ${ROUNDS} rounds; each ask on a node just started, timed to the last byte by curl; CPU: the server process's user + system time during the ask.\n`,
+);
 console.log('| database | question | answer | nothing stored | after a start (days stored) | asked again |\n|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);

@@ -118,6 +118,24 @@ forEachDatabase('analysis/hits: stored hour grids', (use) => {
     expect(await ask(await startNode(), wholeDays)).toEqual(await ask(uncached.app, wholeDays));
   });
 
+  it('sums a day again when its stored value cannot be read (another format, cells out of order)', async () => {
+    await ask(await startNode(), wholeDays);
+    const day = D / DAY + 3;
+    await h.db.run('UPDATE analysis_hour_grids SET grid = $1 WHERE account_id = $2 AND dim = $3 AND utc_day = $4', [
+      Buffer.from('not a grid'),
+      s.accountId,
+      'agent',
+      day,
+    ]);
+    expect(await ask(await startNode(), wholeDays)).toEqual(await ask(uncached.app, wholeDays));
+    const [row] = await h.db.all<{ grid: Buffer }>('SELECT grid FROM analysis_hour_grids WHERE account_id = $1 AND dim = $2 AND utc_day = $3', [
+      s.accountId,
+      'agent',
+      day,
+    ]);
+    expect(Buffer.from(row!.grid).toString()).not.toBe('not a grid');
+  });
+
   it('does not use a day changed since it was stored (a late event), and stores it again', async () => {
     await ask(await startNode(), wholeDays);
     const day = D / DAY + 2;
@@ -165,6 +183,25 @@ forEachDatabase('analysis/hits: stored hour grids', (use) => {
     const body = { ...wholeDays, ssid: ny.ssid };
     const first = await ask(await startNode(), body);
     expect(Object.keys(first.data['301']!)).toEqual(['2026-01-10 22:00', '2026-01-11 22:00']);
+    expect(await ask(await startNode(), body)).toEqual(first);
+    expect(first).toEqual(await ask(uncached.app, body));
+  });
+
+  it('sums the two UTC hours of one local hour on the night clocks go back', async () => {
+    const ny = await createTenant(h, { timezone: 'America/New_York' });
+    const night = Date.UTC(2026, 10, 1) / 1000; // 2026-11-01: 01:00–02:00 local happens twice (05:00 and 06:00 UTC)
+    await store(
+      h,
+      call(ny.accountId, 'edt', night + 5 * 3600 + 1800, { offers: [{ agent: 401, ring: 3, answered: true }] }),
+      call(ny.accountId, 'est', night + 6 * 3600 + 1800, { offers: [{ agent: 401, ring: 2 }] }),
+      call(ny.accountId, 'later', night + 9 * 3600, { offers: [{ agent: 401, ring: 2 }] }),
+    );
+    const body = hours({ ssid: ny.ssid, filter: [{ key: 'date', condi: 'range', val: '10-31-2026 00:00:00,11-02-2026 23:59:59' }] });
+    const first = await ask(await startNode(), body);
+    expect(first.data['401']).toEqual({
+      '2026-11-01 01:00': { TC: 2, AC: 1, CA: 1, PM: 0, CM: 1, FR_CAN_FR_PM_N: 0 },
+      '2026-11-01 04:00': { TC: 1, AC: 0, CA: 0, PM: 0, CM: 1, FR_CAN_FR_PM_N: 0 },
+    });
     expect(await ask(await startNode(), body)).toEqual(first);
     expect(first).toEqual(await ask(uncached.app, body));
   });

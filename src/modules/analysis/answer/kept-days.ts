@@ -7,7 +7,7 @@ import { bucketFragment, joinFragments, type Grid } from '../wire/hits-json.js';
 import { fromSplit } from './cut-days.js';
 import { DAY, HOUR, fromRollup } from './grid-reads.js';
 import { MAX_KEPT_RANGE_DAYS } from './path.js';
-import { answersFromStoredHours, fromStoredHours } from './stored-hours.js';
+import { answersFromStoredHours, fromStoredHours, storedHourFragments } from './stored-hours.js';
 
 /**
  * Date and hour buckets over a date range, put together per local day from
@@ -54,6 +54,8 @@ export async function fromKeptDays(
       return grid;
     },
     write: (grid) => bucketFragment(q, grid),
+    // Whole days of hours (hour-aligned in the zones these paths serve) straight from the stored hour grids.
+    wholeDays: path !== 'daily' && answersFromStoredHours(p) ? (whole) => storedHourFragments(p, whole, versions) : undefined,
   });
   return joinFragments(fragments);
 }

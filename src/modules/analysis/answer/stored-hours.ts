@@ -6,12 +6,14 @@
  * others are summed from the hourly roll-up, one read per run of days, and
  * stored for the next node or the next start.
  */
+import type { DaySegment } from '../day-cache/day-segments.js';
 import type { ValueFilter } from '../query/analysis.repository.js';
 import type { HitsPlan } from '../query/plan.js';
-import type { Grid } from '../wire/hits-json.js';
+import { NCOLS } from '../rollup/counters.js';
+import { FragmentWriter, type BucketFragment, type Grid } from '../wire/hits-json.js';
 import { offsetSeconds } from '../../../time/zone.js';
 import { DAY, HOUR, labelOf } from './grid-reads.js';
-import { addHourCells, encodeHourCells, NO_CELLS, type HourCells } from './hour-grid-codec.js';
+import { addCell, addHourCells, decodeHourCells, encodeHourCells, NO_CELLS, type HourCellList } from './hour-grid-codec.js';
 
 const EVERY: ValueFilter = { include: null, exclude: [] };
 
@@ -28,33 +30,21 @@ function keyFilter(f: ValueFilter | undefined): (key: string) => boolean {
 }
 
 /**
- * Adds the UTC hours of [from, to) (whole hours) to `grid`. `versions`: the
- * change marks of the UTC days it touches when the caller has read them
- * already (before anything else of those days), else read here first.
+ * The cells of the UTC days firstDay…lastDay: stored ones under their day's
+ * current mark (`versions`, read before anything else of those days), the
+ * others summed from the hourly roll-up, one read per run of days, and stored.
  */
-export async function fromStoredHours(p: HitsPlan, grid: Grid, from: number, to: number, versions?: Map<number, number>): Promise<void> {
+async function cellsOfDays(p: HitsPlan, firstDay: number, lastDay: number, versions: Map<number, number>): Promise<Map<number, HourCellList>> {
   const q = p.query;
-  const firstDay = Math.floor(from / DAY);
-  const lastDay = Math.floor((to - 1) / DAY);
-  versions ??= await p.repo.versions(firstDay, lastDay);
-  const keep = keyFilter(p.filters[q.breakDown]);
-  const labelsOfDay = (utcDay: number) => (hourOfDay: number) => {
-    const at = utcDay * DAY + hourOfDay * HOUR;
-    if (at < from || at >= to) return null;
-    return p.bucketed ? labelOf(q, at + offsetSeconds(p.tz, at)) : '';
-  };
-  const add = (utcDay: number, cells: HourCells) => addHourCells(cells, grid, keep, labelsOfDay(utcDay));
-  const stored = new Map((await p.hourGrids.read(q.breakDown, p.ghost, firstDay, lastDay)).map((g) => [g.utcDay, g]));
-  const missing: number[] = [];
-  for (let d = firstDay; d <= lastDay; d++) {
-    const g = stored.get(d);
-    if (g && g.token === (versions.get(d) ?? 0)) add(d, g);
-    else missing.push(d);
+  const out = new Map<number, HourCellList>();
+  for (const g of await p.hourGrids.read(q.breakDown, p.ghost, firstDay, lastDay)) {
+    const cells = g.token === (versions.get(g.utcDay) ?? 0) ? decodeHourCells(g) : null;
+    if (cells) out.set(g.utcDay, cells);
   }
-  for (let i = 0; i < missing.length;) {
-    let j = i;
-    while (j + 1 < missing.length && missing[j + 1] === missing[j]! + 1) j++;
-    const [a, b] = [missing[i]!, missing[j]!];
+  for (let a = firstDay; a <= lastDay; a++) {
+    if (out.has(a)) continue;
+    let b = a;
+    while (b + 1 <= lastDay && !out.has(b + 1)) b++;
     const rows = await p.repo.rollupSums(
       { table: 'analysis_hourly', dim: q.breakDown, from: a * 24, to: b * 24 + 23, keys: EVERY, directions: EVERY, byBucket: true },
       `gh${p.ghost}`,
@@ -63,11 +53,90 @@ export async function fromStoredHours(p: HitsPlan, grid: Grid, from: number, to:
     const fresh = [];
     for (let d = a; d <= b; d++) {
       const cells = days.get(d) ?? NO_CELLS;
-      add(d, cells);
+      out.set(d, decodeHourCells(cells)!);
       fresh.push({ utcDay: d, token: versions.get(d) ?? 0, ...cells });
     }
     // Stored under the marks read before the rows: a day changed meanwhile is stale at once, and summed again next time.
     await p.hourGrids.write(q.breakDown, p.ghost, fresh);
-    i = j + 1;
+    a = b;
   }
+  return out;
+}
+
+/**
+ * Adds the UTC hours of [from, to) (whole hours) to `grid`. `versions`: the
+ * change marks of the UTC days it touches when the caller has read them
+ * already (before anything else of those days), else read here first.
+ */
+export async function fromStoredHours(p: HitsPlan, grid: Grid, from: number, to: number, versions?: Map<number, number>): Promise<void> {
+  const q = p.query;
+  const firstDay = Math.floor(from / DAY);
+  const lastDay = Math.floor((to - 1) / DAY);
+  const days = await cellsOfDays(p, firstDay, lastDay, versions ?? (await p.repo.versions(firstDay, lastDay)));
+  const keep = keyFilter(p.filters[q.breakDown]);
+  for (const [utcDay, cells] of days) {
+    addHourCells(cells, grid, keep, (hourOfDay) => {
+      const at = utcDay * DAY + hourOfDay * HOUR;
+      if (at < from || at >= to) return null;
+      return p.bucketed ? labelOf(q, at + offsetSeconds(p.tz, at)) : '';
+    });
+  }
+}
+
+/**
+ * The hour buckets of whole local days (consecutive, hour-aligned), one
+ * fragment per day, written straight from the stored cells, key by key: no
+ * grid of 144,000 vectors for a month by agent, which cost as much as the
+ * writing. Same bytes as bucketFragment of the grid fromStoredHours would
+ * fill (two UTC hours with one local label, on the night clocks go back,
+ * are summed).
+ */
+export async function storedHourFragments(p: HitsPlan, segments: DaySegment[], versions: Map<number, number>): Promise<BucketFragment[]> {
+  const q = p.query;
+  const days = await cellsOfDays(p, Math.floor(segments[0]!.from / DAY), Math.floor((segments[segments.length - 1]!.to - 1) / DAY), versions);
+  const keep = keyFilter(p.filters[q.breakDown]);
+  const v = new Array<number>(NCOLS + 1).fill(0);
+  return segments.map((s) => {
+    // The UTC days the local day touches (one in UTC, two elsewhere), each with its hours' labels (null: outside the day).
+    const parts: { cells: HourCellList; labels: (string | null)[]; index: Map<string, number> | null }[] = [];
+    let count = 0;
+    for (let d = Math.floor(s.from / DAY); d <= Math.floor((s.to - 1) / DAY); d++) {
+      const cells = days.get(d)!;
+      const labels = Array.from({ length: 24 }, (_, h) => {
+        const at = d * DAY + h * HOUR;
+        return at < s.from || at >= s.to ? null : labelOf(q, at + offsetSeconds(p.tz, at));
+      });
+      parts.push({ cells, labels, index: null });
+      count += cells.n;
+    }
+    if (parts.length > 1) for (const part of parts) part.index = new Map(part.cells.keys.map((k, i) => [k, i]));
+    const w = new FragmentWriter(q, count);
+    const seen = new Set<string>();
+    for (const first of parts) {
+      for (let fk = 0; fk < first.cells.keys.length; fk++) {
+        const key = first.cells.keys[fk]!;
+        if (seen.has(key) || !keep(key)) continue;
+        seen.add(key);
+        w.startKey(key);
+        let current: string | null = null;
+        for (const part of parts) {
+          const k = part === first ? fk : part.index!.get(key);
+          if (k === undefined) continue;
+          const { cells, labels } = part;
+          for (let i = cells.starts[k]!; i < cells.starts[k + 1]!; i++) {
+            const label = labels[cells.hour[i]!]!;
+            if (label === null) continue;
+            if (label !== current) {
+              if (current !== null) w.bucket(current, v);
+              v.fill(0);
+              current = label;
+            }
+            addCell(cells, i, v);
+          }
+        }
+        if (current !== null) w.bucket(current, v);
+      }
+    }
+    return w.done();
+  });
 }

@@ -12,6 +12,8 @@ export interface DayAnswerPlan {
   /** Counter vectors of [from, to), the local days firstDay…lastDay, per key and bucket label. */
   compute(from: number, to: number, firstDay: number, lastDay: number): Promise<Grid>;
   write(grid: Grid): BucketFragment;
+  /** When given: the fragments of consecutive whole days written without a grid (answer/stored-hours.ts); partial days still go through compute. */
+  wholeDays?(segments: DaySegment[]): Promise<BucketFragment[]>;
 }
 
 function tokenOf(s: DaySegment, versions: Map<number, number>): string {
@@ -55,22 +57,30 @@ export async function fragmentsByDay(cache: DayCache, plan: DayAnswerPlan): Prom
   const { segments } = plan;
   const tokens = segments.map((s) => tokenOf(s, plan.versions));
   const out = segments.map((s, i) => (s.whole ? cache.get(`${plan.key}|${s.day}`, tokens[i]!) : undefined));
+  const keep = (k: number, written: BucketFragment) => {
+    const s = segments[k]!;
+    // Kept at its own size, not in the larger buffer it was written into (nor in Node's shared
+    // 8 kB pool, which a small copy would come from and keep alive).
+    const f = s.whole ? { bytes: ownCopy(written.bytes), keys: written.keys } : written;
+    if (s.whole) cache.set(`${plan.key}|${s.day}`, tokens[k]!, f);
+    out[k] = f;
+  };
   for (let i = 0; i < segments.length;) {
     if (out[i]) {
       i++;
       continue;
     }
+    // A run of days not kept: whole days only when they are written without a grid (partial ones,
+    // the ends of a range, are then computed one by one), else whole and partial days in one read.
+    const joins = (k: number) => !out[k] && (!plan.wholeDays || (segments[k]!.whole && segments[i]!.whole));
     let j = i;
-    while (j + 1 < segments.length && !out[j + 1]) j++;
-    const byDay = splitByDay(await plan.compute(segments[i]!.from, segments[j]!.to, segments[i]!.day, segments[j]!.day));
-    for (let k = i; k <= j; k++) {
-      const s = segments[k]!;
-      const written = plan.write(byDay.get(s.day) ?? new Map());
-      // Kept at its own size, not in the larger buffer it was written into (nor in Node's shared
-      // 8 kB pool, which a small copy would come from and keep alive).
-      const f = s.whole ? { bytes: ownCopy(written.bytes), keys: written.keys } : written;
-      if (s.whole) cache.set(`${plan.key}|${s.day}`, tokens[k]!, f);
-      out[k] = f;
+    while (j + 1 < segments.length && joins(j + 1)) j++;
+    if (plan.wholeDays && segments[i]!.whole) {
+      const written = await plan.wholeDays(segments.slice(i, j + 1));
+      for (let k = i; k <= j; k++) keep(k, written[k - i]!);
+    } else {
+      const byDay = splitByDay(await plan.compute(segments[i]!.from, segments[j]!.to, segments[i]!.day, segments[j]!.day));
+      for (let k = i; k <= j; k++) keep(k, plan.write(byDay.get(segments[k]!.day) ?? new Map()));
     }
     i = j + 1;
   }

@@ -61,24 +61,59 @@ function counted(row: Map<string, number[]>): [string, number[]][] {
   return [...row].filter(([, v]) => v[IX.tc]! > 0 || v[IX.fr_can]! > 0);
 }
 
+/**
+ * Writes one fragment bucket by bucket: `key` starts a key, `bucket` adds
+ * one (in label order; one that does not count is skipped), `done` gives
+ * the fragment. A key without a counted bucket is left out. The vector is
+ * written at once, so the caller may reuse it.
+ */
+export class FragmentWriter {
+  private readonly out: JsonBytes;
+  private readonly counters: (v: number[]) => void;
+  private readonly keys = new Map<string, [number, number]>();
+  private key: string | null = null;
+  private start = 0;
+
+  /** `cells`: about how many buckets will be written (room is reserved for them). */
+  constructor(q: AnalysisQuery, cells: number) {
+    this.out = new JsonBytes(256 + cells * (24 + 14 * q.fields.length));
+    this.counters = counterWriter(q, this.out);
+  }
+
+  startKey(key: string): void {
+    this.endKey();
+    this.key = key;
+    this.start = this.out.length;
+  }
+
+  bucket(label: string, v: number[]): void {
+    if (!(v[IX.tc]! > 0 || v[IX.fr_can]! > 0)) return;
+    // Bucket labels are digits, dashes, a space and a colon: nothing to escape.
+    this.out.ascii(',"').ascii(label).ascii('":');
+    this.counters(v);
+  }
+
+  done(): BucketFragment {
+    this.endKey();
+    return { bytes: this.out.bytes(), keys: this.keys };
+  }
+
+  private endKey(): void {
+    if (this.key !== null && this.out.length > this.start) this.keys.set(this.key, [this.start, this.out.length]);
+    this.key = null;
+  }
+}
+
 /** The grid's buckets as a fragment (keys without a counted bucket are left out). */
 export function bucketFragment(q: AnalysisQuery, grid: Grid): BucketFragment {
-  const out = sized(q, grid);
-  const counters = counterWriter(q, out);
-  const keys = new Map<string, [number, number]>();
+  let cells = 0;
+  for (const row of grid.values()) cells += row.size;
+  const w = new FragmentWriter(q, cells);
   for (const [key, row] of grid) {
-    const buckets = counted(row);
-    if (buckets.length === 0) continue;
-    const start = out.length;
-    buckets.sort(([a], [b]) => (a < b ? -1 : 1));
-    // Bucket labels are digits, dashes, a space and a colon: nothing to escape.
-    for (const [label, v] of buckets) {
-      out.ascii(',"').ascii(label).ascii('":');
-      counters(v);
-    }
-    keys.set(key, [start, out.length]);
+    w.startKey(key);
+    for (const [label, v] of [...row].sort(([a], [b]) => (a < b ? -1 : 1))) w.bucket(label, v);
   }
-  return { bytes: out.bytes(), keys };
+  return w.done();
 }
 
 const CLOSE = Buffer.from('}');

@@ -53,7 +53,15 @@ export class JsonBytes {
   number(x: number | null): this {
     if (x === null) return this.ascii('null');
     // -0 passes (>= 0) and is written "0", as JSON.stringify writes it.
-    if (!(x >= 0 && x <= 0x7fffffff && x === Math.floor(x))) return this.ascii(Number.isFinite(x) ? String(x) : 'null');
+    if (!(x >= 0 && x <= 0x7fffffff && x === Math.floor(x))) {
+      // Averages are rounded to hundredths: digits too, as String() writes them (String() costs ~0.6 µs
+      // a number, and a month of hours by agent has 288,000 averages).
+      if (x > 0 && x < 21_474_836) {
+        const k = Math.round(x * 100);
+        if (k / 100 === x) return this.hundredths(k);
+      }
+      return this.ascii(Number.isFinite(x) ? String(x) : 'null');
+    }
     this.room(10);
     const buf = this.buf;
     let n = x | 0;
@@ -70,6 +78,18 @@ export class JsonBytes {
       buf[--i] = 48 + n - q * 10;
       n = q;
     }
+    return this;
+  }
+
+  /** k / 100 for k not a multiple of 100: the integer part, a point, one or two digits (no trailing zero). */
+  private hundredths(k: number): this {
+    const frac = k % 100;
+    this.number((k - frac) / 100);
+    this.room(3);
+    const buf = this.buf;
+    buf[this.pos++] = 46;
+    buf[this.pos++] = 48 + ((frac / 10) | 0);
+    if (frac % 10 !== 0) buf[this.pos++] = 48 + (frac % 10);
     return this;
   }
 
