@@ -121,19 +121,33 @@ forEachDatabase('analysis/hits: stored hour grids', (use) => {
   it('sums a day again when its stored value cannot be read (another format, cells out of order)', async () => {
     await ask(await startNode(), wholeDays);
     const day = D / DAY + 3;
-    await h.db.run('UPDATE analysis_hour_grids SET grid = $1 WHERE account_id = $2 AND dim = $3 AND utc_day = $4', [
-      Buffer.from('not a grid'),
-      s.accountId,
-      'agent',
-      day,
-    ]);
-    expect(await ask(await startNode(), wholeDays)).toEqual(await ask(uncached.app, wholeDays));
-    const [row] = await h.db.all<{ grid: Buffer }>('SELECT grid FROM analysis_hour_grids WHERE account_id = $1 AND dim = $2 AND utc_day = $3', [
-      s.accountId,
-      'agent',
-      day,
-    ]);
-    expect(Buffer.from(row!.grid).toString()).not.toBe('not a grid');
+    // Two cells of one key with their order swapped: the right length and format, out of order.
+    const two = encodeHourCells([
+      ['101', day * 24 + 9, '1,1,1,0,0,0,0,0,0,0', 0, 0],
+      ['101', day * 24 + 10, '1,1,1,0,0,0,0,0,0,0', 0, 0],
+    ]).get(day)!;
+    const swapped = Buffer.from(two.grid);
+    two.grid.copy(swapped, 8, 56, 104);
+    two.grid.copy(swapped, 56, 8, 56);
+    for (const [keys, grid] of [
+      ['[]', Buffer.from('not a grid')],
+      [JSON.stringify(two.keys), swapped],
+    ] as const) {
+      await h.db.run('UPDATE analysis_hour_grids SET keys = $1, grid = $2 WHERE account_id = $3 AND dim = $4 AND utc_day = $5', [
+        keys,
+        grid,
+        s.accountId,
+        'agent',
+        day,
+      ]);
+      expect(await ask(await startNode(), wholeDays)).toEqual(await ask(uncached.app, wholeDays));
+      const [row] = await h.db.all<{ grid: Buffer }>('SELECT grid FROM analysis_hour_grids WHERE account_id = $1 AND dim = $2 AND utc_day = $3', [
+        s.accountId,
+        'agent',
+        day,
+      ]);
+      expect(Buffer.from(row!.grid).equals(grid)).toBe(false);
+    }
   });
 
   it('does not use a day changed since it was stored (a late event), and stores it again', async () => {

@@ -108,9 +108,11 @@ export function decodeHourCells(cells: HourCells): HourCellList | null {
     while (i < n && out.key[i]! < k) i++;
     out.starts[k] = i;
   }
-  for (let i = 1; i < n; i++) {
-    if (out.key[i]! < out.key[i - 1]! || (out.key[i] === out.key[i - 1] && out.hour[i]! <= out.hour[i - 1]!))
-      throw new Error('stored hour grid not in key, hour order');
+  for (let i = 0; i < n; i++) {
+    const k = out.key[i]!;
+    const h = out.hour[i]!;
+    if (k < 0 || k >= cells.keys.length || h < 0 || h > 23) return null;
+    if (i > 0 && (k < out.key[i - 1]! || (k === out.key[i - 1] && h <= out.hour[i - 1]!))) return null;
   }
   return out;
 }
