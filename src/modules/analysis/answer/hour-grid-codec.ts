@@ -65,19 +65,24 @@ export function encodeHourCells(rows: readonly unknown[][]): Map<number, HourCel
 
 export const NO_CELLS: HourCells = { keys: [], grid: Buffer.from([0, 0, 0, 0, FORMAT, 0, 0, 0]) };
 
-/** A day's cells read out: for cell i, its key (index into `keys`), hour of the UTC day, PACKED_SLOTS values and the two sums. */
+/** Typed arrays read and write in the host's byte order; the stored values are little-endian. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * A day's cells read out. Cell i: `cell[i * INTS]` its key (index into
+ * `keys`), `+ 1` its hour of the UTC day, `+ 2 …` the PACKED_SLOTS values;
+ * `reals[i * 2]`, `+ 1`: ring_sum, hold_sum.
+ */
 export interface HourCellList {
   n: number;
   keys: string[];
   /** The cells of key index k are starts[k] … starts[k + 1] − 1, in hour order. */
   starts: Int32Array;
-  key: Int32Array;
-  hour: Int32Array;
-  /** n × PACKED_SLOTS.length */
-  ints: Int32Array;
-  /** n × 2: ring_sum, hold_sum */
+  cell: Int32Array;
   reals: Float64Array;
 }
+
+export const CELL_INTS = INTS;
 
 /** Null for a value this code cannot read (another format, or cells out of order): the caller sums the day again. */
 export function decodeHourCells(cells: HourCells): HourCellList | null {
@@ -85,42 +90,40 @@ export function decodeHourCells(cells: HourCells): HourCellList | null {
   if (b.length < HEADER || b.readUInt32LE(4) !== FORMAT) return null;
   const n = b.readUInt32LE(0);
   if (b.length !== HEADER + n * INTS * 4 + n * 16) return null;
-  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  const width = PACKED_SLOTS.length;
-  const out: HourCellList = {
-    n,
-    keys: cells.keys,
-    starts: new Int32Array(cells.keys.length + 1),
-    key: new Int32Array(n),
-    hour: new Int32Array(n),
-    ints: new Int32Array(n * width),
-    reals: new Float64Array(n * 2),
-  };
-  let at = HEADER;
-  for (let i = 0; i < n; i++) {
-    out.key[i] = view.getInt32(at, true);
-    out.hour[i] = view.getInt32(at + 4, true);
-    at += 8;
-    for (let j = 0; j < width; j++, at += 4) out.ints[i * width + j] = view.getInt32(at, true);
+  // One copy into memory of our own (aligned for the typed arrays), read in place.
+  const own = new ArrayBuffer(b.length);
+  new Uint8Array(own).set(b);
+  const cell = new Int32Array(own, HEADER, n * INTS);
+  const reals = new Float64Array(own, HEADER + n * INTS * 4, n * 2);
+  if (!LITTLE_ENDIAN) {
+    const view = new DataView(own);
+    for (let i = 0; i < cell.length; i++) cell[i] = view.getInt32(HEADER + i * 4, true);
+    for (let i = 0; i < reals.length; i++) reals[i] = view.getFloat64(HEADER + n * INTS * 4 + i * 8, true);
   }
-  for (let i = 0; i < n * 2; i++, at += 8) out.reals[i] = view.getFloat64(at, true);
-  for (let i = 0, k = 0; k <= cells.keys.length; k++) {
-    while (i < n && out.key[i]! < k) i++;
-    out.starts[k] = i;
-  }
+  const starts = new Int32Array(cells.keys.length + 1);
   for (let i = 0; i < n; i++) {
-    const k = out.key[i]!;
-    const h = out.hour[i]!;
+    const k = cell[i * INTS]!;
+    const h = cell[i * INTS + 1]!;
     if (k < 0 || k >= cells.keys.length || h < 0 || h > 23) return null;
-    if (i > 0 && (k < out.key[i - 1]! || (k === out.key[i - 1] && h <= out.hour[i - 1]!))) return null;
+    if (i > 0) {
+      const pk = cell[(i - 1) * INTS]!;
+      if (k < pk || (k === pk && h <= cell[(i - 1) * INTS + 1]!)) return null;
+    }
   }
-  return out;
+  for (let i = 0, k = 0; k <= cells.keys.length; k++) {
+    while (i < n && cell[i * INTS]! < k) i++;
+    starts[k] = i;
+  }
+  return { n, keys: cells.keys, starts, cell, reals };
 }
+
+/** The counter-vector slots a cell adds to (every other slot stays 0). */
+export const CELL_SLOTS: readonly number[] = [...PACKED_SLOTS, IX.ring_sum, IX.hold_sum];
 
 /** Adds cell i's values to a counter vector. */
 export function addCell(cells: HourCellList, i: number, v: number[]): void {
-  const width = PACKED_SLOTS.length;
-  for (let j = 0; j < width; j++) v[PACKED_SLOTS[j]!]! += cells.ints[i * width + j]!;
+  const at = i * INTS + 2;
+  for (let j = 0; j < PACKED_SLOTS.length; j++) v[PACKED_SLOTS[j]!]! += cells.cell[at + j]!;
   v[IX.ring_sum]! += cells.reals[i * 2]!;
   v[IX.hold_sum]! += cells.reals[i * 2 + 1]!;
 }
@@ -133,8 +136,9 @@ export function addHourCells(cells: HourCellList, grid: Grid, keep: (key: string
   const kept = cells.keys.map(keep);
   const labels: (string | null)[] = Array.from({ length: 24 }, (_, h) => labelOf(h));
   for (let i = 0; i < cells.n; i++) {
-    const label = labels[cells.hour[i]!];
-    if (!kept[cells.key[i]!] || label === null || label === undefined) continue;
-    addCell(cells, i, cell(grid, cells.keys[cells.key[i]!]!, label));
+    const k = cells.cell[i * INTS]!;
+    const label = labels[cells.cell[i * INTS + 1]!];
+    if (!kept[k] || label === null || label === undefined) continue;
+    addCell(cells, i, cell(grid, cells.keys[k]!, label));
   }
 }

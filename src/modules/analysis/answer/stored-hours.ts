@@ -13,7 +13,7 @@ import { NCOLS } from '../rollup/counters.js';
 import { FragmentWriter, type BucketFragment, type Grid } from '../wire/hits-json.js';
 import { offsetSeconds } from '../../../time/zone.js';
 import { DAY, HOUR, labelOf } from './grid-reads.js';
-import { addCell, addHourCells, decodeHourCells, encodeHourCells, NO_CELLS, type HourCellList } from './hour-grid-codec.js';
+import { addCell, addHourCells, CELL_INTS, CELL_SLOTS, decodeHourCells, encodeHourCells, NO_CELLS, type HourCellList } from './hour-grid-codec.js';
 
 const EVERY: ValueFilter = { include: null, exclude: [] };
 
@@ -124,11 +124,11 @@ export async function storedHourFragments(p: HitsPlan, segments: DaySegment[], v
           if (k === undefined) continue;
           const { cells, labels } = part;
           for (let i = cells.starts[k]!; i < cells.starts[k + 1]!; i++) {
-            const label = labels[cells.hour[i]!]!;
+            const label = labels[cells.cell[i * CELL_INTS + 1]!]!;
             if (label === null) continue;
             if (label !== current) {
               if (current !== null) w.bucket(current, v);
-              v.fill(0);
+              for (const slot of CELL_SLOTS) v[slot] = 0;
               current = label;
             }
             addCell(cells, i, v);
