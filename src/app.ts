@@ -152,7 +152,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   if (config.webhookDelivery) app.addHook('onReady', async () => services.webhookWorker.start());
   // Hourly by default; every node starts it, the lock in the database lets one run at a time.
   app.addHook('onReady', async () => services.retention.start(config.retentionIntervalMinutes * 60_000));
+  // Every 10 minutes by default; one node at a time, under a lock in the database.
+  app.addHook('onReady', async () => services.hourGrids.start(config.analysisHourGridsMinutes * 60_000));
   app.addHook('onClose', async () => {
+    await services.hourGrids.stop();
     await services.retention.stop();
     await services.webhookWorker.stop();
     await services.webhookHttp.close();

@@ -31,6 +31,8 @@ export interface Config {
   webhookTimeoutMs: number;
   /** RETENTION_INTERVAL_MINUTES: how often the retention job runs (src/modules/retention); 0: never on this node (CLI only). */
   retentionIntervalMinutes: number;
+  /** ANALYSIS_HOUR_GRIDS_MINUTES: how often the stored hour grids of the last 35 days are brought up to date (analysis/hour-grid-job.ts); 0: never on this node. */
+  analysisHourGridsMinutes: number;
   /** RETENTION_BATCH: rows per retention batch (one short transaction each). */
   retentionBatch: number;
   /** RETENTION_PAUSE_MS: pause between retention batches, default 50 (0: only yield to what is waiting). */
@@ -124,6 +126,7 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: integer(env, 'LOGIN_CONCURRENCY', 4, 1, 1024),
     },
     retentionIntervalMinutes: integer(env, 'RETENTION_INTERVAL_MINUTES', 60, 0, 10_080),
+    analysisHourGridsMinutes: integer(env, 'ANALYSIS_HOUR_GRIDS_MINUTES', 10, 0, 1_440),
     retentionBatch: integer(env, 'RETENTION_BATCH', 500, 10, 100_000),
     retentionPauseMs: integer(env, 'RETENTION_PAUSE_MS', 50, 0, 60_000),
   };

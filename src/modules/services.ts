@@ -19,6 +19,7 @@ import { EventsService } from './events/events.service.js';
 import { LiveStateService } from './events/live-state.service.js';
 import { PrivacyService } from './privacy/privacy.service.js';
 import { RetentionJob } from './retention/retention-job.js';
+import { HourGridJob } from './analysis/hour-grid-job.js';
 import { GroupService } from './group/group.service.js';
 import { LiveService } from './live/live.service.js';
 import { QueueService } from './queue/queue.service.js';
@@ -88,6 +89,7 @@ export function buildServices(ctx: AppContext) {
     batchSize: config.retentionBatch,
     pauseMs: config.retentionPauseMs,
   });
+  const hourGrids = new HourGridJob(db, clock, accounts, ctx.log);
   return {
     auth,
     audit,
@@ -118,6 +120,7 @@ export function buildServices(ctx: AppContext) {
     reports,
     privacy,
     retention,
+    hourGrids,
   };
 }
 

@@ -1,5 +1,8 @@
 import { beforeAll, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { ManualClock } from '../../src/clock.js';
+import { tryLock, unlock } from '../../src/db/locks.js';
+import { HOUR_GRID_LOCK, HourGridJob } from '../../src/modules/analysis/hour-grid-job.js';
 import { encodeHourCells } from '../../src/modules/analysis/answer/hour-grid-codec.js';
 import type { CallRecord } from '../../src/modules/calls/call-record.js';
 import type { Database } from '../../src/db/types.js';
@@ -218,5 +221,34 @@ forEachDatabase('analysis/hits: stored hour grids', (use) => {
     });
     expect(await ask(await startNode(), body)).toEqual(first);
     expect(first).toEqual(await ask(uncached.app, body));
+  });
+
+  it('the job keeps the last 35 days of every account stored: only missing or changed days are summed, one node at a time', async () => {
+    const job = new HourGridJob(h.db, new ManualClock(D * 1000 + 5 * DAY * 1000), h.services.accounts, { error: () => undefined });
+    await h.db.run('DELETE FROM analysis_hour_grids');
+    const first = await job.runOnce();
+    expect(first).toMatchObject({ ran: true, summed: (first as { accounts: number }).accounts * 4 * 35 });
+    const m = await marks();
+    expect((await stored()).filter((r) => r.day >= D / DAY && r.day < D / DAY + 5)).toEqual(
+      [0, 1, 2, 3, 4].map((d) => ({ day: D / DAY + d, token: m.get(D / DAY + d) ?? 0 })),
+    );
+    expect(await job.runOnce()).toMatchObject({ ran: true, summed: 0 });
+    // A late event on one day: that day, in each of the four breakdowns, is summed again.
+    const old = call(s.accountId, 'c-1-6', D + DAY + 6 * 3600 + 600, {
+      direction: 'inbound',
+      offers: [
+        { agent: 101 + (7 % 3), ring: 4 },
+        { agent: 104, ring: 2, answered: true },
+      ],
+    });
+    await h.db.transaction((tx) => callHistory(tx).replace(tx, old.accountId, old, { ...old, holdSecs: 40 }));
+    expect(await job.runOnce()).toMatchObject({ ran: true, summed: 4 });
+    expect(await ask(await startNode(), wholeDays)).toEqual(await ask(uncached.app, wholeDays));
+    const owner = (await tryLock(h.db, HOUR_GRID_LOCK, 60_000))!;
+    try {
+      expect(await job.runOnce()).toEqual({ ran: false, reason: 'locked' });
+    } finally {
+      await unlock(h.db, HOUR_GRID_LOCK, owner);
+    }
   });
 });

@@ -7,9 +7,10 @@
  * stored for the next node or the next start.
  */
 import type { DaySegment } from '../day-cache/day-segments.js';
-import type { ValueFilter } from '../query/analysis.repository.js';
+import type { AnalysisRepository, ValueFilter } from '../query/analysis.repository.js';
+import type { HourGridRepository } from '../query/hour-grids.repository.js';
 import type { HitsPlan } from '../query/plan.js';
-import { NCOLS } from '../rollup/counters.js';
+import { NCOLS, type Dim } from '../rollup/counters.js';
 import { FragmentWriter, type BucketFragment, type Grid } from '../wire/hits-json.js';
 import { offsetSeconds } from '../../../time/zone.js';
 import { DAY, HOUR, labelOf } from './grid-reads.js';
@@ -29,25 +30,41 @@ function keyFilter(f: ValueFilter | undefined): (key: string) => boolean {
   return (key) => (!include || include.has(key)) && !exclude.has(key);
 }
 
+/** Where one dimension's stored days are read, summed and written (a plan has one; the job builds its own). */
+export interface HourGridSource {
+  repo: AnalysisRepository;
+  hourGrids: HourGridRepository;
+  dim: Dim;
+  ghost: number;
+}
+
+const sourceOf = (p: HitsPlan): HourGridSource => ({ repo: p.repo, hourGrids: p.hourGrids, dim: p.query.breakDown, ghost: p.ghost });
+
 /**
  * The cells of the UTC days firstDay…lastDay: stored ones under their day's
  * current mark (`versions`, read before anything else of those days), the
- * others summed from the hourly roll-up, one read per run of days, and stored.
+ * others summed from the hourly roll-up, one read per run of days, and
+ * stored. `summed`: how many days were summed.
  */
-async function cellsOfDays(p: HitsPlan, firstDay: number, lastDay: number, versions: Map<number, number>): Promise<Map<number, HourCellList>> {
-  const q = p.query;
+async function cellsOfDays(
+  src: HourGridSource,
+  firstDay: number,
+  lastDay: number,
+  versions: Map<number, number>,
+): Promise<{ days: Map<number, HourCellList>; summed: number }> {
   const out = new Map<number, HourCellList>();
-  for (const g of await p.hourGrids.read(q.breakDown, p.ghost, firstDay, lastDay)) {
+  for (const g of await src.hourGrids.read(src.dim, src.ghost, firstDay, lastDay)) {
     const cells = g.token === (versions.get(g.utcDay) ?? 0) ? decodeHourCells(g) : null;
     if (cells) out.set(g.utcDay, cells);
   }
+  let summed = 0;
   for (let a = firstDay; a <= lastDay; a++) {
     if (out.has(a)) continue;
     let b = a;
     while (b + 1 <= lastDay && !out.has(b + 1)) b++;
-    const rows = await p.repo.rollupSums(
-      { table: 'analysis_hourly', dim: q.breakDown, from: a * 24, to: b * 24 + 23, keys: EVERY, directions: EVERY, byBucket: true },
-      `gh${p.ghost}`,
+    const rows = await src.repo.rollupSums(
+      { table: 'analysis_hourly', dim: src.dim, from: a * 24, to: b * 24 + 23, keys: EVERY, directions: EVERY, byBucket: true },
+      `gh${src.ghost}`,
     );
     const days = encodeHourCells(rows);
     const fresh = [];
@@ -57,10 +74,20 @@ async function cellsOfDays(p: HitsPlan, firstDay: number, lastDay: number, versi
       fresh.push({ utcDay: d, token: versions.get(d) ?? 0, ...cells });
     }
     // Stored under the marks read before the rows: a day changed meanwhile is stale at once, and summed again next time.
-    await p.hourGrids.write(q.breakDown, p.ghost, fresh);
+    await src.hourGrids.write(src.dim, src.ghost, fresh);
+    summed += b - a + 1;
     a = b;
   }
-  return out;
+  return { days: out, summed };
+}
+
+/**
+ * Brings the stored days firstDay…lastDay of one dimension up to date (the
+ * job in hour-grid-job.ts): those missing or stale are summed and stored.
+ * Answers how many were.
+ */
+export async function refreshStoredHours(src: HourGridSource, firstDay: number, lastDay: number): Promise<number> {
+  return (await cellsOfDays(src, firstDay, lastDay, await src.repo.versions(firstDay, lastDay))).summed;
 }
 
 /**
@@ -72,7 +99,7 @@ export async function fromStoredHours(p: HitsPlan, grid: Grid, from: number, to:
   const q = p.query;
   const firstDay = Math.floor(from / DAY);
   const lastDay = Math.floor((to - 1) / DAY);
-  const days = await cellsOfDays(p, firstDay, lastDay, versions ?? (await p.repo.versions(firstDay, lastDay)));
+  const { days } = await cellsOfDays(sourceOf(p), firstDay, lastDay, versions ?? (await p.repo.versions(firstDay, lastDay)));
   const keep = keyFilter(p.filters[q.breakDown]);
   for (const [utcDay, cells] of days) {
     addHourCells(cells, grid, keep, (hourOfDay) => {
@@ -93,7 +120,7 @@ export async function fromStoredHours(p: HitsPlan, grid: Grid, from: number, to:
  */
 export async function storedHourFragments(p: HitsPlan, segments: DaySegment[], versions: Map<number, number>): Promise<BucketFragment[]> {
   const q = p.query;
-  const days = await cellsOfDays(p, Math.floor(segments[0]!.from / DAY), Math.floor((segments[segments.length - 1]!.to - 1) / DAY), versions);
+  const { days } = await cellsOfDays(sourceOf(p), Math.floor(segments[0]!.from / DAY), Math.floor((segments[segments.length - 1]!.to - 1) / DAY), versions);
   const keep = keyFilter(p.filters[q.breakDown]);
   const v = new Array<number>(NCOLS + 1).fill(0);
   return segments.map((s) => {

@@ -49,3 +49,9 @@ export class HourGridRepository {
     }
   }
 }
+
+/** Every account with analysis roll-ups (the stored-hours job's work list; no tenant scope: it is across accounts by design). */
+export async function accountsWithRollups(db: Queryable): Promise<number[]> {
+  const rows = await db.allValues('SELECT account_id FROM analysis_rollup_state ORDER BY account_id');
+  return rows.map((r) => Number(r[0]));
+}

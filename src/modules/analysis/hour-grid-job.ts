@@ -1,0 +1,82 @@
+import type { Clock } from '../../clock.js';
+import { tryLock, unlock } from '../../db/locks.js';
+import type { Database } from '../../db/types.js';
+import type { AccountService } from '../account/account.service.js';
+import { refreshStoredHours } from './answer/stored-hours.js';
+import { AnalysisRepository } from './query/analysis.repository.js';
+import { accountsWithRollups, HourGridRepository } from './query/hour-grids.repository.js';
+import { DIMS } from './rollup/counters.js';
+
+const DAY = 86_400;
+export const HOUR_GRID_LOCK = 'analysis-hour-grids';
+/** The days kept current: the 35 UTC days before today (a month of hours ending now, with room for zones and the month's length). */
+export const HOUR_GRID_DAYS = 35;
+
+export type HourGridRun = { ran: true; accounts: number; summed: number } | { ran: false; reason: 'locked' };
+
+/**
+ * Keeps the stored hour grids (answer/stored-hours.ts) of every account's
+ * last 35 whole UTC days current, so that a node's first ask of a month of
+ * hours after a start reads them instead of summing the hourly roll-up,
+ * whoever asked before. Each run sums only the days missing or changed
+ * since (yesterday once it has ended, a day a late event touched); today
+ * changes with every call and is left to the asks. One node at a time (the
+ * lock in the locks table); every `intervalMs` from `start()`, `runOnce()`
+ * on demand (tests).
+ */
+export class HourGridJob {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<HourGridRun> | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly accounts: AccountService,
+    private readonly log: { error(o: object, msg: string): void },
+  ) {}
+
+  start(intervalMs: number): void {
+    if (this.timer || intervalMs <= 0) return;
+    const tick = () => {
+      this.timer = setTimeout(() => {
+        void this.runOnce()
+          .catch((err: unknown) => this.log.error({ err }, 'stored hour grids: run failed'))
+          .finally(() => this.timer && tick());
+      }, intervalMs);
+      this.timer.unref();
+    };
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running?.catch(() => undefined);
+  }
+
+  runOnce(): Promise<HourGridRun> {
+    this.running ??= this.run().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async run(): Promise<HourGridRun> {
+    // The lease outlasts a run: a run sums at most a few days per account.
+    const owner = await tryLock(this.db, HOUR_GRID_LOCK, 10 * 60_000, this.clock.now());
+    if (!owner) return { ran: false, reason: 'locked' };
+    try {
+      const today = Math.floor(this.clock.now() / 1000 / DAY);
+      const ids = await accountsWithRollups(this.db);
+      let summed = 0;
+      for (const accountId of ids) {
+        const ghost = (await this.accounts.settings(accountId)).ghostThresholdSecs;
+        for (const dim of DIMS) {
+          const src = { repo: new AnalysisRepository(this.db, accountId), hourGrids: new HourGridRepository(this.db, accountId), dim, ghost };
+          summed += await refreshStoredHours(src, today - HOUR_GRID_DAYS, today - 1);
+        }
+      }
+      return { ran: true, accounts: ids.length, summed };
+    } finally {
+      await unlock(this.db, HOUR_GRID_LOCK, owner).catch(() => undefined);
+    }
+  }
+}
