@@ -8,6 +8,8 @@
  *   - after a start: a second node started afterwards (what every restart or
  *     new node sees once any node has asked);
  *   - again on that node (its memory holds the days now).
+ * Then the stored-hours job (analysis/hour-grid-job.ts) over every account,
+ * with nothing stored and again: what keeping the days stored costs.
  *
  *   npx tsx bench/analysis-first-ask.ts [--db sqlite|postgres|both] [--data-dir data/bench-analysis] [--schema bench_analysis]
  *                                       [--rounds 3]
@@ -20,7 +22,10 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/app.js';
 import { parseArgs } from '../src/cli/args.js';
 import { loadConfig } from '../src/config/config.js';
+import { systemClock } from '../src/clock.js';
 import { migrate } from '../src/db/migrate.js';
+import { AccountService } from '../src/modules/account/account.service.js';
+import { HourGridJob } from '../src/modules/analysis/hour-grid-job.js';
 import { PostgresDatabase } from '../src/db/postgres.js';
 import { SqliteDatabase } from '../src/db/sqlite.js';
 import type { Database, Dialect } from '../src/db/types.js';
@@ -113,8 +118,28 @@ async function forget(dialect: Dialect): Promise<void> {
   await db.close();
 }
 
+/** The stored-hours job's run over every account's last 35 days: with nothing stored, then again (nothing changed). */
+async function jobRuns(dialect: Dialect): Promise<string> {
+  await forget(dialect);
+  const db = open(dialect);
+  try {
+    const accounts = new AccountService(db, systemClock);
+    const job = new HourGridJob(db, systemClock, accounts, { error: (o) => console.error(o) });
+    const timed = async () => {
+      const t = performance.now();
+      const r = await job.runOnce();
+      return `${(performance.now() - t).toFixed(0)} ms (${r.ran ? r.summed : 0} days summed)`;
+    };
+    return `| ${dialect} | ${await timed()} | ${await timed()} |`;
+  } finally {
+    await db.close();
+  }
+}
+
 const rows: string[] = [];
+const jobs: string[] = [];
 for (const dialect of DIALECTS) {
+  jobs.push(await jobRuns(dialect));
   const now = Math.floor(Date.now() / 1000);
   const today = Math.floor(now / 86400) * 86400;
   const untilNow = { key: 'date', condi: 'range', val: `${now - 31 * 86400},${now}` };
@@ -153,3 +178,6 @@ console.log(
 );
 console.log('| database | question | answer | nothing stored | after a start (days stored) | asked again |\n|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
+console.log('\nThe stored-hours job (every account, 4 breakdowns, 35 days):\n');
+console.log('| database | nothing stored | next run |\n|---|---|---|');
+for (const j of jobs) console.log(j);
