@@ -27,7 +27,11 @@ CREATE TABLE analysis_hour_grids (
   keys TEXT NOT NULL,
   grid ${t.bytes} NOT NULL,
   PRIMARY KEY (account_id, dim, ghost, utc_day)
-);
+);${
+      // Stored out of line but not compressed: a month's 31 values are read at once, and pglz
+      // decompression of ~9 MB is time the first ask would wait for.
+      d === 'postgres' ? '\nALTER TABLE analysis_hour_grids ALTER COLUMN grid SET STORAGE EXTERNAL;' : ''
+    }
 `;
   },
 };
