@@ -15,7 +15,6 @@
  *                                       [--rounds 3]
  */
 import { execFile } from 'node:child_process';
-import http from 'node:http';
 import { promisify } from 'node:util';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -29,7 +28,7 @@ import { HourGridJob } from '../src/modules/analysis/hour-grid-job.js';
 import { PostgresDatabase } from '../src/db/postgres.js';
 import { SqliteDatabase } from '../src/db/sqlite.js';
 import type { Database, Dialect } from '../src/db/types.js';
-import { median, PG_URL, root } from './support.js';
+import { median, PG_URL, postJson, root } from './support.js';
 
 const { options } = parseArgs(process.argv.slice(2));
 const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
@@ -44,32 +43,6 @@ function open(dialect: Dialect): Database {
 }
 
 const run = promisify(execFile);
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-
-/** POSTs a JSON body over node:http (undici's fetch takes seconds to gather a 26 MB answer); resolves with the whole answer. */
-function postBytes(port: number, route: string, body: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: route,
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve(Buffer.concat(chunks)));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /** Starts a node on its own connection, asks `body` once, stops it: milliseconds to the last byte, and the answer's size. */
 async function askOnce(dialect: Dialect, body: Record<string, unknown>, times = 1): Promise<{ ms: number[]; cpu: number[]; bytes: number }> {
   const db = open(dialect);
@@ -77,8 +50,7 @@ async function askOnce(dialect: Dialect, body: Record<string, unknown>, times = 
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const port = (app.server.address() as AddressInfo).port;
-    const post = (route: string, payload: unknown) => postBytes(port, `/api/v2${route}`, JSON.stringify(payload));
-    const { ssid } = JSON.parse((await post('/auth/login', { username: USER, password: PASSWORD })).toString()) as { ssid: string };
+    const { ssid } = await postJson<{ ssid: string }>(port, '/api/v2/auth/login', { username: USER, password: PASSWORD });
     const ms: number[] = [];
     const cpu: number[] = [];
     let bytes = 0;

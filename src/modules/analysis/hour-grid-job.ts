@@ -1,5 +1,6 @@
 import type { Clock } from '../../clock.js';
 import { tryLock, unlock } from '../../db/locks.js';
+import { PeriodicRun } from '../../jobs/periodic-run.js';
 import type { Database } from '../../db/types.js';
 import type { AccountService } from '../account/account.service.js';
 import { refreshStoredHours } from './answer/stored-hours.js';
@@ -25,38 +26,30 @@ export type HourGridRun = { ran: true; accounts: number; summed: number } | { ra
  * on demand (tests).
  */
 export class HourGridJob {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<HourGridRun> | null = null;
+  private readonly periodic: PeriodicRun<HourGridRun>;
 
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly accounts: AccountService,
-    private readonly log: { error(o: object, msg: string): void },
-  ) {}
-
-  start(intervalMs: number): void {
-    if (this.timer || intervalMs <= 0) return;
-    const tick = () => {
-      this.timer = setTimeout(() => {
-        void this.runOnce()
-          .catch((err: unknown) => this.log.error({ err }, 'stored hour grids: run failed'))
-          .finally(() => this.timer && tick());
-      }, intervalMs);
-      this.timer.unref();
-    };
-    tick();
+    log: { error(o: object, msg: string): void },
+  ) {
+    this.periodic = new PeriodicRun(
+      () => this.run(),
+      (err) => log.error({ err }, 'stored hour grids: run failed'),
+    );
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
+  start(intervalMs: number): void {
+    this.periodic.start(intervalMs);
+  }
+
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   runOnce(): Promise<HourGridRun> {
-    this.running ??= this.run().finally(() => (this.running = null));
-    return this.running;
+    return this.periodic.runOnce();
   }
 
   private async run(): Promise<HourGridRun> {

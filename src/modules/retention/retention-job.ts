@@ -2,6 +2,7 @@ import { unlink } from 'node:fs/promises';
 import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import type { Clock } from '../../clock.js';
 import { renewLock, tryLock, unlock } from '../../db/locks.js';
+import { PeriodicRun } from '../../jobs/periodic-run.js';
 import type { Database } from '../../db/types.js';
 import type { AccountService } from '../account/account.service.js';
 import { findRecording } from '../callreport/recording-files.js';
@@ -49,8 +50,7 @@ export class RetentionJob {
   private readonly batchSize: number;
   private readonly pauseMs: number;
   private readonly leaseMs: number;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<RetentionRun> | null = null;
+  private readonly periodic: PeriodicRun<RetentionRun>;
 
   constructor(
     private readonly db: Database,
@@ -62,32 +62,24 @@ export class RetentionJob {
     this.batchSize = opts.batchSize ?? 500;
     this.pauseMs = opts.pauseMs ?? 0;
     this.leaseMs = opts.leaseMs ?? 60_000;
+    this.periodic = new PeriodicRun(
+      () => this.run(),
+      (err) => opts.log.error({ err }, 'retention run failed'),
+    );
   }
 
   /** Runs every `intervalMs` (the first run one interval after the start) until stop(). */
   start(intervalMs: number, firstMs = intervalMs): void {
-    if (this.timer || intervalMs <= 0) return;
-    const tick = (delay: number) => {
-      this.timer = setTimeout(() => {
-        void this.runOnce()
-          .catch((err: unknown) => this.opts.log.error({ err }, 'retention run failed'))
-          .finally(() => this.timer && tick(intervalMs));
-      }, delay);
-      this.timer.unref();
-    };
-    tick(firstMs);
+    this.periodic.start(intervalMs, firstMs);
   }
 
-  async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running?.catch(() => undefined);
+  stop(): Promise<void> {
+    return this.periodic.stop();
   }
 
   /** One run now (joins a run of this process already under way). */
   runOnce(): Promise<RetentionRun> {
-    this.running ??= this.run().finally(() => (this.running = null));
-    return this.running;
+    return this.periodic.runOnce();
   }
 
   private async run(): Promise<RetentionRun> {
