@@ -163,6 +163,15 @@ export class SqliteDatabase implements Database {
           return unavailableWhenBusy(err);
         }
       },
+      getValues: async (sql: string, params: readonly Param[] = []) => {
+        try {
+          const { stmt, order } = this.statement(sql, true);
+          enter(stmt);
+          return stmt.get(...bind(params, order)) as unknown[] | undefined;
+        } catch (err) {
+          return unavailableWhenBusy(err);
+        }
+      },
     };
   }
 
@@ -192,6 +201,12 @@ export class SqliteDatabase implements Database {
     if (ambientOf(this)) return this.direct.allValues(sql, params);
     while (this.txTail) await this.txTail;
     return this.outside.allValues(sql, params);
+  }
+
+  async getValues(sql: string, params?: readonly Param[]): Promise<unknown[] | undefined> {
+    if (ambientOf(this)) return this.direct.getValues(sql, params);
+    while (this.txTail) await this.txTail;
+    return this.outside.getValues(sql, params);
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {

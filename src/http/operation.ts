@@ -210,10 +210,11 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
         const raw = (result as Record<symbol, { contentType: string; body: string } | undefined>)[RAW_ANSWER];
         if (raw) return reply.type(raw.contentType).send(raw.body);
         const envelope = successEnvelope(result);
-        const bytes = (envelope as Record<symbol, Buffer | Buffer[] | undefined>)[PRESERIALIZED];
+        const bytes = (envelope as Record<symbol, string | Buffer | Buffer[] | undefined>)[PRESERIALIZED];
         if (responseCheck) {
-          // An answer sent as ready bytes is checked as the client will read it.
-          const sent: unknown = bytes ? JSON.parse(Buffer.concat(Array.isArray(bytes) ? bytes : [bytes]).toString('utf8')) : envelope;
+          // An answer sent as ready bytes (or text) is checked as the client will read it.
+          const text = typeof bytes === 'string' ? bytes : bytes && Buffer.concat(Array.isArray(bytes) ? bytes : [bytes]).toString('utf8');
+          const sent: unknown = text !== undefined ? JSON.parse(text) : envelope;
           if (!responseCheck.Check(sent)) {
             const first = [...responseCheck.Errors(sent)][0];
             throw new Error(`response of ${op.module}/${op.name} breaks its schema at ${first?.path}: ${first?.message}`);
