@@ -1,7 +1,7 @@
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthService } from '../auth/auth.service.js';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthService, Credentials } from '../auth/auth.service.js';
 import { credentialsFromBody } from '../auth/credentials.js';
 import type { Permission } from '../auth/permissions.js';
 import type { Principal, PrincipalKind } from '../auth/principal.js';
@@ -169,6 +169,20 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
   const permissionNote = op.permission ? `Permission: \`${op.permission}\`. ` : '';
   const principalNote = op.auth === false ? 'No credentials. ' : `Callers: ${principals.join(', ')}. `;
 
+  /** The principal may call this operation (else 1015): it becomes the request's. */
+  const admit = (request: FastifyRequest, principal: Principal) => {
+    if (!principals.includes(principal.kind)) {
+      throw fail(
+        1015,
+        principal.kind === 'switch'
+          ? 'switch credentials may only ingest events, ask route/decide, read switch/config and switch/state, and read the stream'
+          : `${principal.kind} principals may not call ${op.module}/${op.name}`,
+      );
+    }
+    if (op.permission && !principal.permissions.has(op.permission)) throw fail(1015, `missing permission ${op.permission}`);
+    request.principal = principal;
+  };
+
   const paths = [`/api/v2/${op.module}/${op.name}`, ...(op.aliases ?? [])];
   paths.forEach((url, i) => {
     app.route({
@@ -185,22 +199,36 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
         body,
         response: { 200: answerSchema(op), ...httpErrorResponses() },
       },
-      preValidation: async (request) => {
-        if (!isNonEmptyObject(request.body)) throw fail(1047, 'the body must be a non-empty JSON object');
-        const b = request.body;
-        deps.limiter.check(rateKey(b, request.ip));
-        if (op.auth === false) return;
-        const principal = await deps.auth.resolve(credentialsFromBody(b));
-        if (!principals.includes(principal.kind)) {
-          throw fail(
-            1015,
-            principal.kind === 'switch'
-              ? 'switch credentials may only ingest events, ask route/decide, read switch/config and switch/state, and read the stream'
-              : `${principal.kind} principals may not call ${op.module}/${op.name}`,
-          );
+      // A callback hook, not an async one: credentials resolved in the last few seconds (auth.cached, most
+      // requests) are admitted without a promise and its microtasks; the others wait for auth.resolve.
+      preValidation: (request, _reply, done) => {
+        let creds: Credentials | undefined;
+        let hit: Principal | undefined;
+        try {
+          if (!isNonEmptyObject(request.body)) throw fail(1047, 'the body must be a non-empty JSON object');
+          const b = request.body;
+          deps.limiter.check(rateKey(b, request.ip));
+          if (op.auth !== false) {
+            creds = credentialsFromBody(b);
+            hit = deps.auth.cached(creds);
+            if (hit) admit(request, hit);
+          }
+        } catch (err) {
+          return done(err as FastifyError);
         }
-        if (op.permission && !principal.permissions.has(op.permission)) throw fail(1015, `missing permission ${op.permission}`);
-        request.principal = principal;
+        // done() outside the try: what it runs next (validation, the handler) must not be answered twice.
+        if (!creds || hit) return done();
+        deps.auth.resolve(creds).then(
+          (principal) => {
+            try {
+              admit(request, principal);
+            } catch (err) {
+              return done(err as FastifyError);
+            }
+            done();
+          },
+          (err: FastifyError) => done(err),
+        );
       },
       handler: async (request, reply) => {
         const ctx: OperationContext<Static<TObject>> = { principal: request.principal!, body: request.body as Static<TObject>, request };
