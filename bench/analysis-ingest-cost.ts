@@ -46,6 +46,7 @@ function withoutFine(sink: CallRecordSink): CallRecordSink {
     all: (sql, params) => tx.all(sql, params),
     get: (sql, params) => tx.get(sql, params),
     allValues: (sql, params) => tx.allValues(sql, params),
+    getValues: (sql, params) => tx.getValues(sql, params),
     run: (sql, params) => (skip.test(sql) ? Promise.resolve({ changes: 0 }) : tx.run(sql, params)),
   });
   return { apply: (tx, accountId, records, sign) => sink.apply(filtered(tx), accountId, records, sign) };

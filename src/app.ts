@@ -76,9 +76,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     ajv: { customOptions: { coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, keywords: CODE_KEYWORDS } },
   });
-  // Some answers carry their JSON already, encoded (http/envelope.ts, PRESERIALIZED). Fastify
+  // Some answers carry their JSON already, encoded or as text (http/envelope.ts, PRESERIALIZED). Fastify
   // sends a Buffer payload as it is; its serializer type only admits strings.
-  app.setSerializerCompiler(() => (data) => ((data as Record<symbol, Buffer>)[PRESERIALIZED] as unknown as string) ?? JSON.stringify(data));
+  app.setSerializerCompiler(() => (data) => ((data as Record<symbol, Buffer | string>)[PRESERIALIZED] as unknown as string) ?? JSON.stringify(data));
 
   const auth = new AuthService(db, clock, config.sessionTtlSeconds * 1000, config.login);
   await auth.start();

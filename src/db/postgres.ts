@@ -71,6 +71,7 @@ function executor(client: pg.Pool | pg.PoolClient): Queryable {
       changes: (await query(client, sql, params)).rowCount ?? 0,
     }),
     allValues: (sql: string, params: readonly Param[] = []) => queryValues(client, sql, params),
+    getValues: async (sql: string, params: readonly Param[] = []) => (await queryValues(client, sql, params))[0],
   };
 }
 
@@ -108,6 +109,9 @@ export class PostgresDatabase implements Database {
   }
   allValues(sql: string, params?: readonly Param[]) {
     return this.q().allValues(sql, params);
+  }
+  getValues(sql: string, params?: readonly Param[]) {
+    return this.q().getValues(sql, params);
   }
 
   ambient<T>(fn: () => Promise<T>): Promise<T> {

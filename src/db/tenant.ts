@@ -13,6 +13,7 @@ export interface TenantQueries {
   get<T = Row>(sql: string, params?: readonly Param[]): Promise<T | undefined>;
   run(sql: string, params?: readonly Param[]): Promise<RunResult>;
   allValues(sql: string, params?: readonly Param[]): Promise<unknown[][]>;
+  getValues(sql: string, params?: readonly Param[]): Promise<unknown[] | undefined>;
   /**
    * The one way past the guard, for a statement that touches no tenant data
    * (a planner setting, a constant): it runs as written, its parameters as
@@ -41,6 +42,7 @@ export function tenant(db: Queryable, accountId: number): TenantQueries {
     get: (sql, params = []) => (assertScoped(sql), db.get(sql, [accountId, ...params])),
     run: (sql, params = []) => (assertScoped(sql), db.run(sql, [accountId, ...params])),
     allValues: (sql, params = []) => (assertScoped(sql), db.allValues(sql, [accountId, ...params])),
+    getValues: (sql, params = []) => (assertScoped(sql), db.getValues(sql, [accountId, ...params])),
     untenanted: async (reason, sql, params = []) => {
       if (reason.trim() === '') throw new Error(`untenanted statement without a reason: ${sql.slice(0, 80)}`);
       return db.all(sql, params);

@@ -35,15 +35,19 @@ export function installBodyParsing(app: FastifyInstance): void {
   const parse = (_req: unknown, text: string, done: (err: Error | null, body?: unknown) => void) => {
     if (text.trim() === '') return done(null, undefined);
     try {
+      // Most bodies hold no \u escape, no BOM and neither name: secure-json-parse would answer JSON.parse's value
+      // as it is (its checks look for those keys, spelled out or escaped), and no escape can hide a NUL (a raw one
+      // is not JSON). ~0.15 µs of a hot lookup.
+      const plain = text.indexOf('\\u') === -1 && text.charCodeAt(0) !== 0xfeff && !text.includes('__proto__') && !text.includes('constructor');
       // __proto__ / constructor keys are dropped so no merge can pollute a prototype.
-      const body: unknown = sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
+      const body: unknown = plain ? JSON.parse(text) : sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
       // Deeply nested values are refused before any work (the fuzz suite found a 600-deep array answering 500 on PostgreSQL).
       // Fewer characters than two per level cannot nest that deep, so small bodies (the hot lookups) skip the walk.
       if (text.length > 2 * MAX_BODY_DEPTH && nestsDeeper(body, MAX_BODY_DEPTH)) {
         return done(fail(1047, `the body nests arrays or objects deeper than ${MAX_BODY_DEPTH} levels`));
       }
       // PostgreSQL cannot store U+0000 in text (SQLite can): refuse it alike on both, before any work.
-      if (/\\u0000/i.test(text) && hasNul(body)) return done(fail(1000, 'text must not contain the NUL character (\\u0000)'));
+      if (!plain && /\\u0000/i.test(text) && hasNul(body)) return done(fail(1000, 'text must not contain the NUL character (\\u0000)'));
       done(null, body);
     } catch (err) {
       done(err as Error);

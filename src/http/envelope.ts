@@ -18,10 +18,11 @@ export function successEnvelope<T extends object>(fields: T): { status: 'success
 /**
  * An answer may carry its whole success envelope as UTF-8 JSON under this
  * symbol: one buffer, which the app's serializer (app.ts) sends as it is, or
- * pieces, which the operation writes one after another (operation.ts). Cached
- * live views use it so tens of kilobytes are not serialised and encoded again
- * on every request; analysis/hits writes megabytes of counters as text
- * without building objects first. Object spread (successEnvelope) copies
+ * pieces, which the operation writes one after another (operation.ts), or a
+ * string (a small answer written as text: preserializedJson). Cached live
+ * views use it so tens of kilobytes are not serialised and encoded again on
+ * every request; analysis/hits writes megabytes of counters as text without
+ * building objects first. Object spread (successEnvelope) copies
  * symbol-keyed properties; JSON.stringify and the schema checks ignore them.
  */
 export const PRESERIALIZED = Symbol.for('callcenter.preserialized-json');
@@ -32,6 +33,18 @@ export const RAW_ANSWER = Symbol.for('callcenter.raw-answer');
 export function rawAnswer(contentType: string, body: string): { data: Record<string, never> } {
   const fields = { data: {} };
   (fields as Record<symbol, { contentType: string; body: string }>)[RAW_ANSWER] = { contentType, body };
+  return fields;
+}
+
+/**
+ * A success answer whose whole envelope `json` the operation wrote as text
+ * (a hot lookup: getInfo), sent as it is: no answer object is built and
+ * serialised. The object has no fields of its own: the text is the answer
+ * (the response schema check in tests parses it, operation.ts).
+ */
+export function preserializedJson(json: string): Record<string, never> {
+  const fields = {};
+  (fields as Record<symbol, string>)[PRESERIALIZED] = json;
   return fields;
 }
 

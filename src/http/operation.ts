@@ -2,12 +2,12 @@ import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthService } from '../auth/auth.service.js';
-import { credentialsFromBody } from '../auth/credentials.js';
 import type { Permission } from '../auth/permissions.js';
 import type { Principal, PrincipalKind } from '../auth/principal.js';
+import { admissionHook } from './admission.js';
 import { sendCompressedPieces } from './compression.js';
 import { PRESERIALIZED, RAW_ANSWER, successEnvelope } from './envelope.js';
-import { AppError, fail, messageOf, type CatalogueModule } from '../errors/catalogue.js';
+import { AppError, messageOf, type CatalogueModule } from '../errors/catalogue.js';
 import { BODY_SECURITY, EXAMPLE_SSID, errorAnswerSchema, httpErrorResponses } from './openapi.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -135,16 +135,6 @@ const AuthFields = {
 
 const DEFAULT_PRINCIPALS: readonly PrincipalKind[] = ['client', 'agent'];
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    principal?: Principal;
-  }
-}
-
-function isNonEmptyObject(body: unknown): body is Record<string, unknown> {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length > 0;
-}
-
 export interface OperationDeps {
   auth: AuthService;
   limiter: RateLimiter;
@@ -169,6 +159,8 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
   const permissionNote = op.permission ? `Permission: \`${op.permission}\`. ` : '';
   const principalNote = op.auth === false ? 'No credentials. ' : `Callers: ${principals.join(', ')}. `;
 
+  const admit = admissionHook({ module: op.module, name: op.name, auth: op.auth, principals, permission: op.permission }, deps);
+
   const paths = [`/api/v2/${op.module}/${op.name}`, ...(op.aliases ?? [])];
   paths.forEach((url, i) => {
     app.route({
@@ -185,23 +177,7 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
         body,
         response: { 200: answerSchema(op), ...httpErrorResponses() },
       },
-      preValidation: async (request) => {
-        if (!isNonEmptyObject(request.body)) throw fail(1047, 'the body must be a non-empty JSON object');
-        const b = request.body;
-        deps.limiter.check(rateKey(b, request.ip));
-        if (op.auth === false) return;
-        const principal = await deps.auth.resolve(credentialsFromBody(b));
-        if (!principals.includes(principal.kind)) {
-          throw fail(
-            1015,
-            principal.kind === 'switch'
-              ? 'switch credentials may only ingest events, ask route/decide, read switch/config and switch/state, and read the stream'
-              : `${principal.kind} principals may not call ${op.module}/${op.name}`,
-          );
-        }
-        if (op.permission && !principal.permissions.has(op.permission)) throw fail(1015, `missing permission ${op.permission}`);
-        request.principal = principal;
-      },
+      preValidation: (request, reply, done) => admit(request, reply, done),
       handler: async (request, reply) => {
         const ctx: OperationContext<Static<TObject>> = { principal: request.principal!, body: request.body as Static<TObject>, request };
         if (op.prepare) ctx.prepared = await op.prepare(ctx);
@@ -210,10 +186,11 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
         const raw = (result as Record<symbol, { contentType: string; body: string } | undefined>)[RAW_ANSWER];
         if (raw) return reply.type(raw.contentType).send(raw.body);
         const envelope = successEnvelope(result);
-        const bytes = (envelope as Record<symbol, Buffer | Buffer[] | undefined>)[PRESERIALIZED];
+        const bytes = (envelope as Record<symbol, string | Buffer | Buffer[] | undefined>)[PRESERIALIZED];
         if (responseCheck) {
-          // An answer sent as ready bytes is checked as the client will read it.
-          const sent: unknown = bytes ? JSON.parse(Buffer.concat(Array.isArray(bytes) ? bytes : [bytes]).toString('utf8')) : envelope;
+          // An answer sent as ready bytes (or text) is checked as the client will read it.
+          const text = typeof bytes === 'string' ? bytes : bytes && Buffer.concat(Array.isArray(bytes) ? bytes : [bytes]).toString('utf8');
+          const sent: unknown = text !== undefined ? JSON.parse(text) : envelope;
           if (!responseCheck.Check(sent)) {
             const first = [...responseCheck.Errors(sent)][0];
             throw new Error(`response of ${op.module}/${op.name} breaks its schema at ${first?.path}: ${first?.message}`);
@@ -287,12 +264,6 @@ function sendPieces(reply: FastifyReply, pieces: Buffer[]): void {
     // Past hijack() Fastify no longer answers for us: close the connection rather than leave the client waiting.
     res.destroy(err as Error);
   }
-}
-
-function rateKey(body: Record<string, unknown>, ip: string): string {
-  if (typeof body.ssid === 'string') return `s:${body.ssid}`;
-  if (typeof body.token === 'string') return `t:${body.token}`;
-  return `ip:${ip}`;
 }
 
 export { AppError };

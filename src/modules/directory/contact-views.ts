@@ -1,5 +1,6 @@
 import { fail } from '../../errors/catalogue.js';
-import { formatDate, type ContactRecord, type ContactView, type CustomValue } from './contact-fields.js';
+import { CUSTOM_KEY, formatDate, type ContactRecord, type ContactView, type CustomValue } from './contact-fields.js';
+import { successEnvelope } from '../../http/envelope.js';
 
 /** How a stored contact reads back: getInfo's Cu/Ot and getFields' projection (PRODUCT.md §5). */
 
@@ -30,6 +31,40 @@ export function otOf(r: ContactView, accountId: number): Record<string, string |
   if (r.vip !== null) ot.vip = r.vip;
   if (r.blacklist !== null) ot.blacklist = r.blacklist;
   return ot;
+}
+
+const json = JSON.stringify;
+
+/**
+ * getInfo's whole success envelope as JSON text, written field by field: the
+ * same text as JSON.stringify(successEnvelope({ Cu: cuOf(r), Ot: otOf(r) }))
+ * (contact-views.test.ts), in half the time and without the answer objects
+ * (~0.4 µs of a hot lookup). Custom keys are custom_* (CUSTOM_KEY, checked on
+ * write); a stored key of another shape takes the generic way, so no key can
+ * come out differently.
+ */
+export function infoJson(r: ContactView, accountId: number, withMeta: boolean): string {
+  const custom = Object.keys(r.custom);
+  if (!custom.every((k) => CUSTOM_KEY.test(k))) {
+    return json(successEnvelope(withMeta ? { Cu: cuOf(r), Ot: otOf(r, accountId) } : { Cu: cuOf(r) }));
+  }
+  // mobile: 6 to 15 digits (normaliseContact), a safe integer: String and JSON.stringify agree.
+  let s = `{"status":"success","code":200,"Cu":{"mobile":${String(Number(r.contact))}`;
+  if (r.name !== null) s += `,"Name":${json(r.name)}`;
+  if (r.email !== null) s += `,"Email":${json(r.email)}`;
+  if (r.address !== null) s += `,"Address":${json(r.address)}`;
+  if (r.company !== null) s += `,"Company":${json(r.company)}`;
+  if (r.designation !== null) s += `,"Designation":${json(r.designation)}`;
+  if (r.dob !== null) s += `,"DOB":${json(r.dob)}`;
+  for (const k of custom) s += `,"${k}":${json(r.custom[k])}`;
+  if (!withMeta) return `${s}}}`;
+  s += `},"Ot":{"uid":${json(String(accountId))},"create_time":${json(r.createdAt)},"update_time":${json(r.updatedAt)}`;
+  if (r.source !== null) s += `,"sc":${json(r.source)}`;
+  if (r.totalCalls !== null) s += `,"tC":${json(r.totalCalls)}`;
+  if (r.lastCall !== null) s += `,"lcT":${json(r.lastCall)}`;
+  if (r.vip !== null) s += `,"vip":${json(r.vip)}`;
+  if (r.blacklist !== null) s += `,"blacklist":${json(r.blacklist)}`;
+  return `${s}}}`;
 }
 
 /** The create-field names getFields and search understand, in the order `all` lists them. */

@@ -5,7 +5,8 @@ import { directoryError, fail } from '../../errors/catalogue.js';
 import type { AccountService } from '../account/account.service.js';
 import { applyPatch, newRecord, parseContactInput } from './contact-fields.js';
 import { ContactRepository } from './contact.repository.js';
-import { cuOf, otOf, project } from './contact-views.js';
+import { preserializedJson } from '../../http/envelope.js';
+import { infoJson, project } from './contact-views.js';
 
 export const SEARCH_DEFAULT_LIMIT = 20;
 export const SEARCH_MAX_LIMIT = 500;
@@ -55,12 +56,11 @@ export class ContactService {
     if (!(await this.repo(accountId).remove(contact))) throw fail(1012, `contact ${contact} not found`);
   }
 
-  /** getInfo: `Cu`, plus `Ot` when `withMeta`. */
+  /** getInfo's answer: `Cu`, plus `Ot` when `withMeta`, written as JSON text (a hot lookup: contact-views.ts infoJson). */
   async info(accountId: number, contact: string, withMeta: boolean) {
     const record = await this.repo(accountId).view(contact, withMeta);
     if (!record) throw fail(1012, `contact ${contact} not found`);
-    const cu = cuOf(record);
-    return withMeta ? { Cu: cu, Ot: otOf(record, accountId) } : { Cu: cu };
+    return preserializedJson(infoJson(record, accountId, withMeta));
   }
 
   /** getFields: each requested name → value (null where unset or unknown); names = null for `all`. */
