@@ -24,8 +24,6 @@ const CACHE_MS = 5_000;
 /** Sliding expiry is written at most this often per session. */
 const EXTEND_EVERY_MS = 60_000;
 const CACHE_MAX = 50_000;
-/** Secrets whose hash is remembered (hashOf); the map is emptied when it holds this many. */
-const HASHES_MAX = 10_000;
 /** PRODUCT.md §4's defaults (config: LOGIN_*). */
 const DEFAULT_LOGIN_RULES: LoginProtection = {
   userFailures: 5,
@@ -45,14 +43,6 @@ const DEFAULT_LOGIN_RULES: LoginProtection = {
 export class AuthService {
   private readonly repo: AuthRepository;
   private readonly cache = new Map<string, CacheEntry>();
-  /**
-   * secret → its SHA-256 (secretHash), for the credentials of the last
-   * requests: a hit costs a map lookup where hashing costs ~0.5 µs, a
-   * measurable share of a hot lookup's ~25 µs. The hash is a pure function of
-   * the secret, so revocation is unaffected (it acts on `cache`). The secrets
-   * stay in memory only, as long as the request bodies that carried them.
-   */
-  private readonly hashes = new Map<string, string>();
   private unlisten: (() => void) | null = null;
   private readonly accountListeners = new Set<(accountId: number) => void>();
   private retry: NodeJS.Timeout | undefined;
@@ -86,17 +76,16 @@ export class AuthService {
     if (this.retry) clearTimeout(this.retry);
     this.unlisten?.();
     this.cache.clear();
-    this.hashes.clear();
   }
 
+  /**
+   * Caches are keyed by the secret's SHA-256, never by the secret: raw
+   * session ids and tokens are not kept in memory beyond the request that
+   * carried them (a memo of secret → hash measured ~0.5 µs a request, not
+   * worth holding every recent credential in the heap).
+   */
   private hashOf(secret: string): string {
-    let hash = this.hashes.get(secret);
-    if (hash === undefined) {
-      hash = secretHash(secret);
-      if (this.hashes.size >= HASHES_MAX) this.hashes.clear();
-      this.hashes.set(secret, hash);
-    }
-    return hash;
+    return secretHash(secret);
   }
 
   private drop(payload: string): void {
