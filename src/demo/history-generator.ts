@@ -43,8 +43,12 @@ export interface GenerateOptions {
 }
 
 /**
- * Yields `total` finished calls in queued-time order (retries follow their
- * original within minutes, so a retry never precedes it by much).
+ * Yields `total` finished calls in queued-time order, retries included: a
+ * retry (1–31 minutes after its original ended) waits until the calls
+ * before it have been yielded. Consumers rely on the order: the agent state
+ * history (agent-history.ts) cuts an offer that starts before the agent's
+ * previous activity ended, so a retry yielded early made the calls between
+ * lose their talk time.
  */
 export function* generateHistory(o: GenerateOptions): Generator<CallRecord> {
   const rnd = mulberry32(o.seed ?? 12345);
@@ -52,6 +56,11 @@ export function* generateHistory(o: GenerateOptions): Generator<CallRecord> {
   const skew = (n: number) => Math.floor(Math.pow(rnd(), 1.6) * n); // a few busy groups/DIDs
   let made = 0;
   let n = 0;
+  // Retries not yielded yet, in queued-time order.
+  const pending: CallRecord[] = [];
+  const due = function* (until: number): Generator<CallRecord> {
+    while (pending.length > 0 && pending[0]!.queuedAt <= until) yield pending.shift()!;
+  };
   for (let day = 0; day < o.days && made < o.total; day++) {
     // What is left spread over the days left (retries take from the same budget).
     const perDay = Math.round((o.total - made) / (o.days - day));
@@ -67,16 +76,21 @@ export function* generateHistory(o: GenerateOptions): Generator<CallRecord> {
       const didIx = skew(o.topology.dids.length);
       const groupIx = didIx % o.topology.groups.length;
       const original = oneCall(o, rnd, pick, `${o.runId}-${n++}`, times[i]!, groupIx, didIx, null);
+      yield* due(original.queuedAt);
       yield original;
       made++;
       // About 40 % of the calls nobody answered are retried (a callback or the caller again).
       if (made < o.total && original.answeredAt === null && original.hits.length > 0 && rnd() < 0.4) {
         const at = original.endedAt + 60 + Math.floor(rnd() * 1800);
-        yield oneCall(o, rnd, pick, `${o.runId}-${n++}`, at, groupIx, didIx, original);
+        const retry = oneCall(o, rnd, pick, `${o.runId}-${n++}`, at, groupIx, didIx, original);
+        let k = pending.length;
+        while (k > 0 && pending[k - 1]!.queuedAt > retry.queuedAt) k--;
+        pending.splice(k, 0, retry);
         made++;
       }
     }
   }
+  yield* due(Infinity);
 }
 
 function oneCall(

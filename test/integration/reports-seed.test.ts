@@ -27,7 +27,7 @@ forEachDatabase('seed --calls: report roll-ups and agent state history', (use) =
       // Login holds every state; what is left is ringing.
       const parts = r.availableTime! + r.talkTime! + r.holdTime! + r.wrapTime! + r.breakTime!;
       expect(r.loginTime! - parts).toBeGreaterThanOrEqual(-0.05);
-      if (r.answered! > 0) expect(r.talkTime! > 0 && r.wrapTime! > 0).toBe(true);
+      if (r.answered! > 0) expect(r.talkTime! > 0 && r.wrapTime! > 0, JSON.stringify(r)).toBe(true);
       expect(Object.values(r.breaks).reduce((n, v) => n + v, 0)).toBeCloseTo(r.breakTime!, 1);
     }
     expect(agents.reduce((n, r) => n + r.breakTime!, 0)).toBeGreaterThan(0);
