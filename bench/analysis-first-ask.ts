@@ -83,10 +83,14 @@ async function askOnce(dialect: Dialect, body: Record<string, unknown>, times = 
   }
 }
 
-async function forget(dialect: Dialect): Promise<void> {
+/** Deletes the account's stored hour grids: of one breakdown (`dim`: agent, did, group, campaign), or all. */
+async function forget(dialect: Dialect, dim?: string): Promise<void> {
   const db = open(dialect);
   await migrate(db);
-  await db.run('DELETE FROM analysis_hour_grids WHERE account_id = (SELECT id FROM accounts WHERE username = $1)', [USER]);
+  await db.run(
+    `DELETE FROM analysis_hour_grids WHERE account_id = (SELECT id FROM accounts WHERE username = $1)${dim ? ' AND dim = $2' : ''}`,
+    dim ? [USER, dim] : [USER],
+  );
   await db.close();
 }
 
@@ -107,6 +111,8 @@ async function jobRuns(dialect: Dialect): Promise<string> {
     await db.close();
   }
 }
+
+const dimOf = (body: Record<string, unknown>) => ({ agentId: 'agent', did: 'did', groupId: 'group', campaignId: 'campaign' })[String(body.breakDown)]!;
 
 const rows: string[] = [];
 const jobs: string[] = [];
@@ -129,7 +135,7 @@ for (const dialect of DIALECTS) {
     const restartCpu: number[] = [];
     let bytes = 0;
     for (let r = 0; r < ROUNDS; r++) {
-      await forget(dialect);
+      await forget(dialect, dimOf(body));
       const cold = await askOnce(dialect, body);
       nothing.push(cold.ms[0]!);
       nothingCpu.push(cold.cpu[0]!);
