@@ -61,7 +61,7 @@ export function buildServices(ctx: AppContext) {
   // The call history's one writer; finished calls reach the analysis and report roll-ups and the webhook outbox through its sinks.
   const webhookSink = new WebhookSink(clock);
   const history = new CallHistoryService(db, allSinks(new RollupSink(), new ReportCallSink(), webhookSink));
-  const analysis = new AnalysisService(db, accounts, config.analysisCacheBytes);
+  const analysis = new AnalysisService(db, accounts, config.analysisCacheBytes, clock);
   const liveState = new LiveStateService(db);
   // Agent state spans closed at ingest feed the report roll-ups' agent time.
   const events = new EventsService(ctx, { accounts, history, agentTime: new ReportAgentTimeSink() });

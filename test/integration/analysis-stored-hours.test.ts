@@ -89,6 +89,17 @@ forEachDatabase('analysis/hits: stored hour grids', (use) => {
     expect(await ask(await startNode(), cutRange)).toEqual(await ask(uncached.app, cutRange));
   });
 
+  it('sums the current UTC day but does not store it (its mark changes with every call)', async () => {
+    await h.db.run('DELETE FROM analysis_hour_grids WHERE account_id = $1', [s.accountId]);
+    const db = h.testDb.connect();
+    // A node whose clock is at noon of the range's last day.
+    const clock = new ManualClock((D + 3 * DAY + 12 * 3600) * 1000);
+    const node = { app: (await buildApp({ config: { ...h.ctx.config, webhookDelivery: false }, db, clock })).app, db };
+    started.push(node);
+    expect(await ask(node.app, wholeDays)).toEqual(await ask(uncached.app, wholeDays));
+    expect((await stored()).map((r) => r.day)).toEqual([0, 1, 2].map((d) => D / DAY + d));
+  });
+
   it('answers a node started later from the stored days (a stored value is what it serves)', async () => {
     await ask(await startNode(), wholeDays);
     const day = D / DAY + 1;

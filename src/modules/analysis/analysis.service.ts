@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../../clock.js';
 import type { Database } from '../../db/types.js';
 import { analysisError } from '../../errors/catalogue.js';
 import type { AccountService } from '../account/account.service.js';
@@ -32,6 +33,7 @@ export class AnalysisService {
     private readonly db: Database,
     accounts: AccountService,
     cacheBytes = 0,
+    private readonly clock: Clock = systemClock,
   ) {
     this.accounts = accounts;
     this.days = new DayCache(cacheBytes);
@@ -40,7 +42,7 @@ export class AnalysisService {
 
   /** The answer's `data` as JSON bytes, in pieces to send one after another (see hitsDataJson), and the path that computed it. */
   async hits(accountId: number, body: RawRequest): Promise<{ dataJson: Buffer[]; path: AnalysisPath }> {
-    const p = planHits(this.db, accountId, await this.accounts.settings(accountId), body);
+    const p = planHits(this.db, accountId, await this.accounts.settings(accountId), body, this.clock.now());
     const chosen = await choosePath(p);
     let path: AnalysisPath = chosen;
     const byDay = chosen !== 'cube' && chosen !== 'raw' ? await fromKeptDays(this.days, this.grids, p, chosen) : undefined;

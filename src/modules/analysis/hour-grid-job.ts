@@ -63,7 +63,7 @@ export class HourGridJob {
       for (const accountId of ids) {
         const ghost = (await this.accounts.settings(accountId)).ghostThresholdSecs;
         for (const dim of DIMS) {
-          const src = { repo: new AnalysisRepository(this.db, accountId), hourGrids: new HourGridRepository(this.db, accountId), dim, ghost };
+          const src = { repo: new AnalysisRepository(this.db, accountId), hourGrids: new HourGridRepository(this.db, accountId), dim, ghost, today };
           summed += await refreshStoredHours(src, today - HOUR_GRID_DAYS, today - 1);
         }
       }

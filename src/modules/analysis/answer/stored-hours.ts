@@ -36,9 +36,22 @@ export interface HourGridSource {
   hourGrids: HourGridRepository;
   dim: Dim;
   ghost: number;
+  /**
+   * The current UTC day: it and later days are summed but never stored. Its
+   * mark changes with every stored call, so a stored value would be stale at
+   * once, and a west-of-UTC zone's yesterday, which reaches into it, would
+   * write ~300 kB on every ask after an ingest.
+   */
+  today: number;
 }
 
-const sourceOf = (p: HitsPlan): HourGridSource => ({ repo: p.repo, hourGrids: p.hourGrids, dim: p.query.breakDown, ghost: p.ghost });
+const sourceOf = (p: HitsPlan): HourGridSource => ({
+  repo: p.repo,
+  hourGrids: p.hourGrids,
+  dim: p.query.breakDown,
+  ghost: p.ghost,
+  today: Math.floor(p.now / DAY),
+});
 
 /**
  * The cells of the UTC days firstDay…lastDay: stored ones under their day's
@@ -71,10 +84,10 @@ async function cellsOfDays(
     for (let d = a; d <= b; d++) {
       const cells = days.get(d) ?? NO_CELLS;
       out.set(d, decodeHourCells(cells)!);
-      fresh.push({ utcDay: d, token: versions.get(d) ?? 0, ...cells });
+      if (d < src.today) fresh.push({ utcDay: d, token: versions.get(d) ?? 0, ...cells });
     }
     // Stored under the marks read before the rows: a day changed meanwhile is stale at once, and summed again next time.
-    await src.hourGrids.write(src.dim, src.ghost, fresh);
+    if (fresh.length > 0) await src.hourGrids.write(src.dim, src.ghost, fresh);
     summed += b - a + 1;
     a = b;
   }

@@ -26,6 +26,8 @@ export interface HitsPlan {
   /** The query's filters, normalised for the reads (ids without leading zeros), for each dimension filtered. */
   filters: Partial<Record<FilterDim, ValueFilter>>;
   repo: AnalysisRepository;
+  /** When the request is answered (Unix seconds): the current UTC day is summed, never stored (answer/stored-hours.ts). */
+  now: number;
   /** The stored hour grids (answer/stored-hours.ts). */
   hourGrids: HourGridRepository;
 }
@@ -36,7 +38,13 @@ function normalise(dim: FilterDim, values: Iterable<string>): string[] {
 }
 
 /** Parses the request (1001 for every malformed part) under the account's settings. */
-export function planHits(db: Queryable, accountId: number, settings: { timezone: string; ghostThresholdSecs: number }, body: RawRequest): HitsPlan {
+export function planHits(
+  db: Queryable,
+  accountId: number,
+  settings: { timezone: string; ghostThresholdSecs: number },
+  body: RawRequest,
+  nowMs: number,
+): HitsPlan {
   const tz = settings.timezone;
   const query = parseRequest(body, tz);
   const filters: HitsPlan['filters'] = {};
@@ -51,6 +59,7 @@ export function planHits(db: Queryable, accountId: number, settings: { timezone:
     bucketed: query.multi && query.display !== 'total',
     filters,
     repo: new AnalysisRepository(db, accountId),
+    now: Math.floor(nowMs / 1000),
     hourGrids: new HourGridRepository(db, accountId),
   };
 }
