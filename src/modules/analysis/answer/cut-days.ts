@@ -11,7 +11,6 @@ import { dayAnswerKey, type HitsPlan } from '../query/plan.js';
 import { SLOT } from '../rollup/rollup-batch.js';
 import type { Grid } from '../wire/hits-json.js';
 import { offsetSeconds } from '../../../time/zone.js';
-import { answersFromStoredHours, fromStoredHours } from './stored-hours.js';
 import { DAY, HOUR, addGrid, bucketGrids, fromRaw, fromRollup, labelOf } from './grid-reads.js';
 
 /** Up to this many hours are summed from kept hour grids (a partial day has at most 23 whole hours, 25 on a DST day). */
@@ -43,8 +42,6 @@ export async function fromDays(grids: GridCache | null, p: HitsPlan, grid: Grid,
  */
 async function fromHours(grids: GridCache | null, p: HitsPlan, grid: Grid, first: number, last: number): Promise<void> {
   if (!grids || last - first >= MAX_KEPT_HOURS) {
-    // A node keeping nothing (grids null) sums the roll-up, as it always did.
-    if (grids && answersFromStoredHours(p)) return fromStoredHours(p, grid, first * HOUR, (last + 1) * HOUR);
     await fromRollup(p, 'hourly', grid, { from: first * HOUR, to: (last + 1) * HOUR, wallFrom: 0, wallTo: 0 });
     return;
   }

@@ -13,7 +13,6 @@
  */
 import { IX, NCOLS } from '../rollup/counters.js';
 import { addPacked, PACKED_SLOTS } from '../query/analysis.repository.js';
-import { cell, type Grid } from '../wire/hits-json.js';
 
 const FORMAT = 1;
 const HEADER = 8;
@@ -126,19 +125,4 @@ export function addCell(cells: HourCellList, i: number, v: number[]): void {
   for (let j = 0; j < PACKED_SLOTS.length; j++) v[PACKED_SLOTS[j]!]! += cells.cell[at + j]!;
   v[IX.ring_sum]! += cells.reals[i * 2]!;
   v[IX.hold_sum]! += cells.reals[i * 2 + 1]!;
-}
-
-/**
- * Adds a day's cells to `grid`: `keep` says which keys, `labelOf` the bucket
- * label of an hour of the day (null: the hour is outside the range).
- */
-export function addHourCells(cells: HourCellList, grid: Grid, keep: (key: string) => boolean, labelOf: (hourOfDay: number) => string | null): void {
-  const kept = cells.keys.map(keep);
-  const labels: (string | null)[] = Array.from({ length: 24 }, (_, h) => labelOf(h));
-  for (let i = 0; i < cells.n; i++) {
-    const k = cells.cell[i * INTS]!;
-    const label = labels[cells.cell[i * INTS + 1]!];
-    if (!kept[k] || label === null || label === undefined) continue;
-    addCell(cells, i, cell(grid, cells.keys[k]!, label));
-  }
 }

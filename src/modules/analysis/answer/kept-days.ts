@@ -7,7 +7,7 @@ import { bucketFragment, joinFragments, type Grid } from '../wire/hits-json.js';
 import { fromSplit } from './cut-days.js';
 import { DAY, HOUR, fromRollup } from './grid-reads.js';
 import { MAX_KEPT_RANGE_DAYS } from './path.js';
-import { answersFromStoredHours, fromStoredHours, storedHourFragments } from './stored-hours.js';
+import { answersFromStoredHours, storedHourFragments } from './stored-hours.js';
 
 /**
  * Date and hour buckets over a date range, put together per local day from
@@ -49,7 +49,6 @@ export async function fromKeptDays(
       // Bucketed (p.bucketed): kept days serve multi answers by date or hour only. A run that
       // starts or ends inside an hour (the partial days of a split range): hours, 5-minute slots, raw edges.
       if (path === 'split' && (from % HOUR !== 0 || to % HOUR !== 0)) await fromSplit(grids, p, grid, { from, to });
-      else if (path !== 'daily' && answersFromStoredHours(p)) await fromStoredHours(p, grid, from, to, versions);
       else await fromRollup(p, path === 'daily' ? 'daily' : 'hourly', grid, { from, to, wallFrom: firstDay * DAY, wallTo: (lastDay + 1) * DAY });
       return grid;
     },

@@ -1,5 +1,5 @@
 /**
- * Whole UTC hours of whole local days from stored hour grids (migration 130,
+ * The hours of whole local days from stored hour grids (migration 130,
  * hour-grid-codec.ts): a node that has just started answers a month of hours
  * from 31 stored values per dimension instead of summing ~280,000 roll-up
  * rows. A stored day is used only under the day's current change mark; the
@@ -11,10 +11,10 @@ import type { AnalysisRepository, ValueFilter } from '../query/analysis.reposito
 import type { HourGridRepository } from '../query/hour-grids.repository.js';
 import type { HitsPlan } from '../query/plan.js';
 import { NCOLS, type Dim } from '../rollup/counters.js';
-import { FragmentWriter, type BucketFragment, type Grid } from '../wire/hits-json.js';
+import { FragmentWriter, type BucketFragment } from '../wire/hits-json.js';
 import { offsetSeconds } from '../../../time/zone.js';
 import { DAY, HOUR, labelOf } from './grid-reads.js';
-import { addCell, addHourCells, CELL_INTS, CELL_SLOTS, decodeHourCells, encodeHourCells, NO_CELLS, type HourCellList } from './hour-grid-codec.js';
+import { addCell, CELL_INTS, CELL_SLOTS, decodeHourCells, encodeHourCells, NO_CELLS, type HourCellList } from './hour-grid-codec.js';
 
 const EVERY: ValueFilter = { include: null, exclude: [] };
 
@@ -104,32 +104,12 @@ export async function refreshStoredHours(src: HourGridSource, firstDay: number, 
 }
 
 /**
- * Adds the UTC hours of [from, to) (whole hours) to `grid`. `versions`: the
- * change marks of the UTC days it touches when the caller has read them
- * already (before anything else of those days), else read here first.
- */
-export async function fromStoredHours(p: HitsPlan, grid: Grid, from: number, to: number, versions?: Map<number, number>): Promise<void> {
-  const q = p.query;
-  const firstDay = Math.floor(from / DAY);
-  const lastDay = Math.floor((to - 1) / DAY);
-  const { days } = await cellsOfDays(sourceOf(p), firstDay, lastDay, versions ?? (await p.repo.versions(firstDay, lastDay)));
-  const keep = keyFilter(p.filters[q.breakDown]);
-  for (const [utcDay, cells] of days) {
-    addHourCells(cells, grid, keep, (hourOfDay) => {
-      const at = utcDay * DAY + hourOfDay * HOUR;
-      if (at < from || at >= to) return null;
-      return p.bucketed ? labelOf(q, at + offsetSeconds(p.tz, at)) : '';
-    });
-  }
-}
-
-/**
  * The hour buckets of whole local days (consecutive, hour-aligned), one
  * fragment per day, written straight from the stored cells, key by key: no
  * grid of 144,000 vectors for a month by agent, which cost as much as the
- * writing. Same bytes as bucketFragment of the grid fromStoredHours would
- * fill (two UTC hours with one local label, on the night clocks go back,
- * are summed).
+ * writing. Same bytes as bucketFragment of a grid of the same hours read
+ * from the roll-up (two UTC hours with one local label, on the night clocks
+ * go back, are summed).
  */
 export async function storedHourFragments(p: HitsPlan, segments: DaySegment[], versions: Map<number, number>): Promise<BucketFragment[]> {
   const q = p.query;
