@@ -262,4 +262,19 @@ forEachDatabase('analysis/hits: stored hour grids', (use) => {
       await unlock(h.db, HOUR_GRID_LOCK, owner);
     }
   });
+
+  it('the job skips an account whose ghost threshold is above the roll-ups (answered from the raw calls) and goes on with the others', async () => {
+    const slow = await createTenant(h);
+    await store(h, call(slow.accountId, 'slow-1', D + 3600, { offers: [{ agent: 501, ring: 3, answered: true }] }));
+    const upd = await h.post('/api/v2/account/updateSettings', { ssid: slow.ssid, ghostThresholdSecs: 30 });
+    expect(upd.body.data).toMatchObject({ ghostThresholdSecs: 30 });
+    await h.db.run('DELETE FROM analysis_hour_grids');
+    const errors: object[] = [];
+    const job = new HourGridJob(h.db, new ManualClock(D * 1000 + 5 * DAY * 1000), h.services.accounts, { error: (o) => errors.push(o) });
+    const run = await job.runOnce();
+    expect(errors).toEqual([]);
+    expect(run).toMatchObject({ ran: true, summed: ((run as { accounts: number }).accounts - 1) * 4 * 35 });
+    expect(await h.db.all('SELECT utc_day FROM analysis_hour_grids WHERE account_id = $1', [slow.accountId])).toEqual([]);
+    expect((await stored()).length).toBeGreaterThan(0);
+  });
 });

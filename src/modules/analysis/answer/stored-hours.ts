@@ -14,13 +14,17 @@ import { NCOLS, type Dim } from '../rollup/counters.js';
 import { FragmentWriter, type BucketFragment } from '../wire/hits-json.js';
 import { offsetSeconds } from '../../../time/zone.js';
 import { DAY, HOUR, labelOf } from './grid-reads.js';
-import { addCell, CELL_INTS, CELL_SLOTS, decodeHourCells, encodeHourCells, NO_CELLS, type HourCellList } from './hour-grid-codec.js';
+import { addCell, CELL_INTS, CELL_SLOTS, decodeHourCells, encodeHourCells, NO_CELLS, type HourCellList, type HourCells } from './hour-grid-codec.js';
 
 const EVERY: ValueFilter = { include: null, exclude: [] };
 
-/** Stored grids hold every key of every direction: they answer requests filtered on the breakdown's own keys at most. */
+/**
+ * Stored grids hold every key of every direction: they answer requests with
+ * no filter but keys of the breakdown left out. Named keys read only their
+ * own roll-up rows (a month of one agent: ~744), not every key's grid.
+ */
 export function answersFromStoredHours(p: HitsPlan): boolean {
-  return Object.keys(p.filters).every((d) => d === p.query.breakDown);
+  return Object.keys(p.filters).every((d) => d === p.query.breakDown) && !p.filters[p.query.breakDown]?.include;
 }
 
 function keyFilter(f: ValueFilter | undefined): (key: string) => boolean {
@@ -53,54 +57,76 @@ const sourceOf = (p: HitsPlan): HourGridSource => ({
   today: Math.floor(p.now / DAY),
 });
 
+/** Calls `fn(a, b)` for each run a…b of consecutive days in first…last that `has` does not hold. */
+async function eachMissingRun(first: number, last: number, has: (day: number) => boolean, fn: (a: number, b: number) => Promise<void>): Promise<void> {
+  for (let a = first; a <= last; a++) {
+    if (has(a)) continue;
+    let b = a;
+    while (b + 1 <= last && !has(b + 1)) b++;
+    await fn(a, b);
+    a = b;
+  }
+}
+
+/**
+ * Sums the UTC days a…b from the hourly roll-up (one read) and stores those
+ * before today, under the marks read before the rows: a day changed
+ * meanwhile is stale at once, and summed again next time.
+ */
+async function sumAndStore(src: HourGridSource, a: number, b: number, versions: Map<number, number>): Promise<Map<number, HourCells>> {
+  const rows = await src.repo.rollupSums(
+    { table: 'analysis_hourly', dim: src.dim, from: a * 24, to: b * 24 + 23, keys: EVERY, directions: EVERY, byBucket: true },
+    `gh${src.ghost}`,
+  );
+  const days = encodeHourCells(rows);
+  const fresh = [];
+  for (let d = a; d <= Math.min(b, src.today - 1); d++) fresh.push({ utcDay: d, token: versions.get(d) ?? 0, ...(days.get(d) ?? NO_CELLS) });
+  if (fresh.length > 0) await src.hourGrids.write(src.dim, src.ghost, fresh);
+  return days;
+}
+
 /**
  * The cells of the UTC days firstDay…lastDay: stored ones under their day's
  * current mark (`versions`, read before anything else of those days), the
- * others summed from the hourly roll-up, one read per run of days, and
- * stored. `summed`: how many days were summed.
+ * others summed and stored (sumAndStore).
  */
-async function cellsOfDays(
-  src: HourGridSource,
-  firstDay: number,
-  lastDay: number,
-  versions: Map<number, number>,
-): Promise<{ days: Map<number, HourCellList>; summed: number }> {
+async function cellsOfDays(src: HourGridSource, firstDay: number, lastDay: number, versions: Map<number, number>): Promise<Map<number, HourCellList>> {
   const out = new Map<number, HourCellList>();
   for (const g of await src.hourGrids.read(src.dim, src.ghost, firstDay, lastDay)) {
     const cells = g.token === (versions.get(g.utcDay) ?? 0) ? decodeHourCells(g) : null;
     if (cells) out.set(g.utcDay, cells);
   }
-  let summed = 0;
-  for (let a = firstDay; a <= lastDay; a++) {
-    if (out.has(a)) continue;
-    let b = a;
-    while (b + 1 <= lastDay && !out.has(b + 1)) b++;
-    const rows = await src.repo.rollupSums(
-      { table: 'analysis_hourly', dim: src.dim, from: a * 24, to: b * 24 + 23, keys: EVERY, directions: EVERY, byBucket: true },
-      `gh${src.ghost}`,
-    );
-    const days = encodeHourCells(rows);
-    const fresh = [];
-    for (let d = a; d <= b; d++) {
-      const cells = days.get(d) ?? NO_CELLS;
-      out.set(d, decodeHourCells(cells)!);
-      if (d < src.today) fresh.push({ utcDay: d, token: versions.get(d) ?? 0, ...cells });
-    }
-    // Stored under the marks read before the rows: a day changed meanwhile is stale at once, and summed again next time.
-    if (fresh.length > 0) await src.hourGrids.write(src.dim, src.ghost, fresh);
-    summed += b - a + 1;
-    a = b;
-  }
-  return { days: out, summed };
+  await eachMissingRun(
+    firstDay,
+    lastDay,
+    (d) => out.has(d),
+    async (a, b) => {
+      const days = await sumAndStore(src, a, b, versions);
+      for (let d = a; d <= b; d++) out.set(d, decodeHourCells(days.get(d) ?? NO_CELLS)!);
+    },
+  );
+  return out;
 }
 
 /**
  * Brings the stored days firstDay…lastDay of one dimension up to date (the
- * job in hour-grid-job.ts): those missing or stale are summed and stored.
- * Answers how many were.
+ * job in hour-grid-job.ts): those missing or stale, by their tokens alone,
+ * are summed and stored. `versions`: the days' marks, read first. Answers
+ * how many days were summed.
  */
-export async function refreshStoredHours(src: HourGridSource, firstDay: number, lastDay: number): Promise<number> {
-  return (await cellsOfDays(src, firstDay, lastDay, await src.repo.versions(firstDay, lastDay))).summed;
+export async function refreshStoredHours(src: HourGridSource, firstDay: number, lastDay: number, versions: Map<number, number>): Promise<number> {
+  const tokens = await src.hourGrids.tokens(src.dim, src.ghost, firstDay, lastDay);
+  let summed = 0;
+  await eachMissingRun(
+    firstDay,
+    lastDay,
+    (d) => tokens.has(d) && tokens.get(d) === (versions.get(d) ?? 0),
+    async (a, b) => {
+      await sumAndStore(src, a, b, versions);
+      summed += b - a + 1;
+    },
+  );
+  return summed;
 }
 
 /**
@@ -113,7 +139,7 @@ export async function refreshStoredHours(src: HourGridSource, firstDay: number, 
  */
 export async function storedHourFragments(p: HitsPlan, segments: DaySegment[], versions: Map<number, number>): Promise<BucketFragment[]> {
   const q = p.query;
-  const { days } = await cellsOfDays(sourceOf(p), Math.floor(segments[0]!.from / DAY), Math.floor((segments[segments.length - 1]!.to - 1) / DAY), versions);
+  const days = await cellsOfDays(sourceOf(p), Math.floor(segments[0]!.from / DAY), Math.floor((segments[segments.length - 1]!.to - 1) / DAY), versions);
   const keep = keyFilter(p.filters[q.breakDown]);
   const v = new Array<number>(NCOLS + 1).fill(0);
   return segments.map((s) => {
@@ -127,7 +153,8 @@ export async function storedHourFragments(p: HitsPlan, segments: DaySegment[], v
         return at < s.from || at >= s.to ? null : labelOf(q, at + offsetSeconds(p.tz, at));
       });
       parts.push({ cells, labels, index: null });
-      count += cells.n;
+      // Only the cells of this local day: the buffer is sized to them, so it is kept without a copy (day-answers.ts ownCopy).
+      for (let i = 0; i < cells.n; i++) if (labels[cells.cell[i * CELL_INTS + 1]!] !== null) count++;
     }
     if (parts.length > 1) for (const part of parts) part.index = new Map(part.cells.keys.map((k, i) => [k, i]));
     const w = new FragmentWriter(q, count);

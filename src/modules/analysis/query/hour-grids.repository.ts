@@ -38,6 +38,15 @@ export class HourGridRepository {
     }));
   }
 
+  /** The tokens of the stored grids of fromDay…toDay, without the grids (the job compares them with the marks). */
+  async tokens(dim: Dim, ghost: number, fromDay: number, toDay: number): Promise<Map<number, number>> {
+    const rows = await this.t.allValues(
+      'SELECT utc_day, token FROM analysis_hour_grids WHERE account_id = $1 AND dim = $2 AND ghost = $3 AND utc_day >= $4 AND utc_day <= $5',
+      [dim, ghost, fromDay, toDay],
+    );
+    return new Map(rows.map((r) => [Number(r[0]), Number(r[1])]));
+  }
+
   /** Writes (or replaces) grids; the last writer wins, and a reader checks the token anyway. */
   async write(dim: Dim, ghost: number, grids: StoredHourGrid[]): Promise<void> {
     for (let i = 0; i < grids.length; i += ROWS_PER_STATEMENT) {
