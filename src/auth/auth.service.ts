@@ -84,8 +84,8 @@ export class AuthService {
    * carried them (a memo of secret → hash measured ~0.5 µs a request, not
    * worth holding every recent credential in the heap).
    */
-  private hashOf(secret: string): string {
-    return secretHash(secret);
+  private hashOf(creds: Credentials): string {
+    return secretHash(creds.form === 'ssid' ? creds.ssid : creds.token);
   }
 
   private drop(payload: string): void {
@@ -201,24 +201,26 @@ export class AuthService {
 
   /** The principal behind a request's credentials, or 1014. */
   async resolve(creds: Credentials): Promise<Principal> {
-    const hash = this.hashOf(creds.form === 'ssid' ? creds.ssid : creds.token);
+    return this.admit(creds);
+  }
+
+  /**
+   * `resolve` without a promise when the credentials were resolved in the
+   * last few seconds (most requests): the principal at once (or 1014
+   * thrown), else a promise of it. Hashes the secret and reads the clock
+   * once either way; the admission hook (http/admission.ts) calls this.
+   */
+  admit(creds: Credentials): Principal | Promise<Principal> {
+    const hash = this.hashOf(creds);
     const now = this.clock.now();
-    const hit = this.fromCache(creds, hash, now);
-    if (hit) return hit;
+    return this.fromCache(creds, hash, now) ?? this.load(creds, hash, now);
+  }
+
+  private async load(creds: Credentials, hash: string, now: number): Promise<Principal> {
     const entry = creds.form === 'ssid' ? await this.fromSession(hash, now) : await this.fromToken(hash, creds.userId);
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
     this.cache.set(hash, entry);
     return entry.principal;
-  }
-
-  /**
-   * `resolve` without waiting when the credentials were resolved in the last
-   * few seconds (the answer is the same: a principal, or 1014 thrown);
-   * undefined when the database must be asked (call `resolve`). Hot lookups
-   * check their caller with it and skip a promise and its microtasks.
-   */
-  cached(creds: Credentials): Principal | undefined {
-    return this.fromCache(creds, this.hashOf(creds.form === 'ssid' ? creds.ssid : creds.token), this.clock.now());
   }
 
   private fromCache(creds: Credentials, hash: string, now: number): Principal | undefined {

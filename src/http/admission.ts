@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import type { AuthService, Credentials } from '../auth/auth.service.js';
+import type { AuthService } from '../auth/auth.service.js';
 import { credentialsFromBody } from '../auth/credentials.js';
 import type { Permission } from '../auth/permissions.js';
 import type { Principal, PrincipalKind } from '../auth/principal.js';
@@ -37,8 +37,8 @@ function rateKey(body: Record<string, unknown>, ip: string): string {
  * the rate limit, then the credentials (1014) and whether their principal
  * may call the operation (1015); the principal becomes `request.principal`.
  * A callback hook, not an async one: credentials resolved in the last few
- * seconds (auth.cached, most requests) are admitted without a promise and
- * its microtasks; the others wait for auth.resolve.
+ * seconds (auth.admit, most requests) are admitted without a promise and
+ * its microtasks; the others wait for the database.
  */
 export function admissionHook(op: Admission, deps: { auth: AuthService; limiter: RateLimiter }) {
   const admit = (request: FastifyRequest, principal: Principal) => {
@@ -55,23 +55,22 @@ export function admissionHook(op: Admission, deps: { auth: AuthService; limiter:
   };
 
   return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    let creds: Credentials | undefined;
-    let hit: Principal | undefined;
+    let pending: Promise<Principal> | undefined;
     try {
       if (!isNonEmptyObject(request.body)) throw fail(1047, 'the body must be a non-empty JSON object');
       const b = request.body;
       deps.limiter.check(rateKey(b, request.ip));
       if (op.auth !== false) {
-        creds = credentialsFromBody(b);
-        hit = deps.auth.cached(creds);
-        if (hit) admit(request, hit);
+        const found = deps.auth.admit(credentialsFromBody(b));
+        if (found instanceof Promise) pending = found;
+        else admit(request, found);
       }
     } catch (err) {
       return done(err as FastifyError);
     }
     // done() outside the try: what it runs next (validation, the handler) must not be answered twice.
-    if (!creds || hit) return done();
-    deps.auth.resolve(creds).then(
+    if (!pending) return done();
+    pending.then(
       (principal) => {
         try {
           admit(request, principal);

@@ -60,9 +60,8 @@ class LazyChildLogger {
   trace(...args: unknown[]): void {
     this.call('trace', args);
   }
-  silent(...args: unknown[]): void {
-    this.call('silent', args);
-  }
+  /** pino's silent level logs nothing: no child is made for it. */
+  silent(): void {}
 }
 
 /** Fastify's `childLoggerFactory` (app.ts). */

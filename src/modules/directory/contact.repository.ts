@@ -24,9 +24,6 @@ interface ContactRow {
   ctc: string | null;
 }
 
-const COLUMNS =
-  'contact, name, email, dob, address, company, designation, custom, created_at, updated_at, last_call, total_calls, source, vip, blacklist, obd, ibd, pc, ctc';
-
 const flag = (v: number | null) => (v === null ? null : Number(v) === 1);
 const num = (v: number | null) => (v === null ? null : Number(v));
 
@@ -56,6 +53,7 @@ function toRecord(r: ContactRow): ContactRecord {
 
 const CU_COLUMNS = 'name, email, dob, address, company, designation, custom';
 const OT_COLUMNS = 'created_at, updated_at, last_call, total_calls, source, vip, blacklist';
+const COLUMNS = `contact, ${CU_COLUMNS}, ${OT_COLUMNS}, obd, ibd, pc, ctc`;
 
 const boolParam = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
 

@@ -5,7 +5,7 @@ import type { CallRecordSink } from '../../calls/call-record-sink.js';
 import type { CallRecord } from '../../calls/call-record.js';
 import type { AgentSpan, AgentTimeSink } from '../../events/agent-time.js';
 import { localDay } from '../../../time/zone.js';
-import { addRows } from './add-rows.js';
+import { addToRows } from '../../../db/bulk.js';
 import { markDays, utcDayOf } from './marks.js';
 import { QUARTER, QUEUE_SUMS, ix, quarterOf, queueDelta } from './queue-rollup.js';
 
@@ -73,48 +73,40 @@ export class Batch {
     for (const r of this.agent.values()) days.add(utcDayOf(r.bucket));
     for (const r of this.breaks.values()) days.add(utcDayOf(r.bucket));
     await markDays(t, days);
-    await addRows(
+    // Deltas added to each table's rows; `max` columns keep the larger value (a maximum is never taken
+    // back: the only corrections of finished calls, late misses, leave waits unchanged).
+    await addToRows(
       t,
       'report_queue',
-      ['bucket', 'group_id'],
-      QUEUE_SUMS,
-      ['max_wait'],
+      { key: ['bucket', 'group_id'], sum: QUEUE_SUMS, max: ['max_wait'] },
       q.map((r) => [r.bucket, r.group, ...r.v, r.maxWait] as Param[]),
     );
     const a = [...this.agent.values()].filter((r) => r.v.some((x) => x !== 0));
-    await addRows(
+    await addToRows(
       t,
       'report_agent',
-      ['bucket', 'agent_id'],
-      AGENT_SUMS,
-      [],
+      { key: ['bucket', 'agent_id'], sum: AGENT_SUMS, max: [] },
       a.map((r) => [r.bucket, r.agent, ...r.v] as Param[]),
     );
     const b = [...this.breaks.values()].filter((r) => r.secs !== 0);
-    await addRows(
+    await addToRows(
       t,
       'report_agent_breaks',
-      ['bucket', 'agent_id', 'reason'],
-      ['secs'],
-      [],
+      { key: ['bucket', 'agent_id', 'reason'], sum: ['secs'], max: [] },
       b.map((r) => [r.bucket, r.agent, r.reason, r.secs]),
     );
     const ad = [...this.agentDay.values()].filter((r) => r.v.some((x) => x !== 0));
-    await addRows(
+    await addToRows(
       t,
       'report_agent_day',
-      ['day_start', 'agent_id', 'tz'],
-      AGENT_SUMS,
-      [],
+      { key: ['day_start', 'agent_id', 'tz'], sum: AGENT_SUMS, max: [] },
       ad.map((r) => [r.bucket, r.agent, this.tz, ...r.v] as Param[]),
     );
     const bd = [...this.breaksDay.values()].filter((r) => r.secs !== 0);
-    await addRows(
+    await addToRows(
       t,
       'report_agent_breaks_day',
-      ['day_start', 'agent_id', 'reason', 'tz'],
-      ['secs'],
-      [],
+      { key: ['day_start', 'agent_id', 'reason', 'tz'], sum: ['secs'], max: [] },
       bd.map((r) => [r.bucket, r.agent, r.reason, this.tz, r.secs]),
     );
   }
