@@ -3,7 +3,7 @@
  * grid: roll-up rows (fine, hourly, daily), cube cells, or the raw calls.
  * Every way of answering a request (path.ts) is made of these.
  */
-import { IX, NCOLS, addCallInKey, keysOf } from '../rollup/counters.js';
+import { IX, keysOf } from '../rollup/counters.js';
 import { factsOfRow } from '../rollup/rollup-store.js';
 import { SLOT } from '../rollup/rollup-batch.js';
 import { cell, type Grid } from '../wire/hits-json.js';
@@ -11,21 +11,17 @@ import type { DayGrid } from '../day-cache/day-grids.js';
 import { addPacked } from '../query/analysis.repository.js';
 import type { HitsPlan } from '../query/plan.js';
 import type { AnalysisQuery } from '../query/request.js';
-import { offsetSeconds, wallLabel } from '../../../time/zone.js';
+import { offsetSeconds } from '../../../time/zone.js';
 import { countSharedCallsOnce, sharedAgents } from './shared-calls.js';
+import { addCounted, callLabel, hitsByCall, labelOf } from './call-counts.js';
 
-type Display = AnalysisQuery['display'];
+export { labelOf } from './call-counts.js';
 
 export const HOUR = 3600;
 export const DAY = 86400;
 
 /** UTC bounds [from, to) of a part of the range, with its local wall-clock bounds for the daily roll-up. */
 export type Span = { from: number; to: number; wallFrom: number; wallTo: number };
-
-/** The bucket label of a local wall-clock time under the query's display. */
-export function labelOf(q: AnalysisQuery, wall: number): string {
-  return wallLabel(wall, q.display as Exclude<Display, 'total'>);
-}
 
 /** Adds roll-up rows (arrays: key, bucket when `label` is given, the packed counters, ring_sum, hold_sum). */
 export function addRows(rows: unknown[][], grid: Grid, label: ((bucket: number) => string) | null): void {
@@ -140,25 +136,14 @@ export async function fromCube(p: HitsPlan, grid: Grid): Promise<void> {
 
 /** The raw calls of the query's range, or of `span`, counted one by one into the same vectors. */
 export async function fromRaw(p: HitsPlan, grid: Grid, span?: { from: number; to: number }): Promise<void> {
-  const { query: q, tz, ghost } = p;
-  const range = span ?? q.range;
+  const range = span ?? p.query.range;
   const { calls, hits, retried } = await p.repo.rawCalls({ from: range?.from ?? null, to: range?.to ?? null, filters: p.filters });
-  const byCall = new Map<string, typeof hits>();
-  for (const h of hits) {
-    const list = byCall.get(h.call_id);
-    if (list) list.push(h);
-    else byCall.set(h.call_id, [h]);
-  }
+  const byCall = hitsByCall(hits);
   for (const row of calls) {
     const callHits = byCall.get(row.call_id);
     if (!callHits) continue;
     const c = factsOfRow(row, callHits);
-    const label = p.bucketed ? labelOf(q, c.queuedAt + offsetSeconds(tz, c.queuedAt)) : '';
-    for (const [key, keyHits] of keysOf(c, q.breakDown)) {
-      const v = cell(grid, key, label);
-      addCallInKey(v, c, keyHits, 1);
-      if (keyHits.some((h) => h.answered) && c.talkSecs <= ghost) v[NCOLS]! += 1;
-      if (retried.has(c.callId)) v[IX.fr_can]! += 1;
-    }
+    const label = callLabel(p, c.queuedAt);
+    for (const [key, keyHits] of keysOf(c, p.query.breakDown)) addCounted(cell(grid, key, label), c, keyHits, 1, p.ghost, retried);
   }
 }

@@ -8,11 +8,11 @@
  * once. Exact by construction: every share is computed by the same
  * addCallInKey the roll-up wrote the cells with.
  */
-import { IX, NCOLS, addCallInKey, keysOf, type CallFacts } from '../rollup/counters.js';
+import { keysOf } from '../rollup/counters.js';
 import { factsOfRow } from '../rollup/rollup-store.js';
 import { cell, type Grid } from '../wire/hits-json.js';
 import type { HitsPlan } from '../query/plan.js';
-import { offsetSeconds, wallLabel } from '../../../time/zone.js';
+import { addCounted, callLabel, hitsByCall } from './call-counts.js';
 
 /** The named agents when the cube answers through their cells and some calls may be shared; null otherwise. */
 export function sharedAgents(p: HitsPlan): string[] | null {
@@ -23,28 +23,17 @@ export function sharedAgents(p: HitsPlan): string[] | null {
 
 /** Corrects the summed per-agent cells in `grid` for the calls offered to two or more of `agents`. */
 export async function countSharedCallsOnce(p: HitsPlan, grid: Grid, agents: string[]): Promise<void> {
-  const { query: q, tz, ghost } = p;
-  const r = q.range;
+  const r = p.query.range;
   const { calls, hits, retried } = await p.repo.sharedCalls({ from: r?.from ?? null, to: r?.to ?? null, filters: p.filters }, agents);
-  const byCall = new Map<string, typeof hits>();
-  for (const h of hits) {
-    const list = byCall.get(h.call_id);
-    if (list) list.push(h);
-    else byCall.set(h.call_id, [h]);
-  }
-  const add = (v: number[], c: CallFacts, through: CallFacts['hits'], sign: number) => {
-    addCallInKey(v, c, through, sign);
-    // The ghost count and the retry flag as the cube's cells hold them (gh<k>, fr_can bookings).
-    if (through.some((h) => h.answered) && c.talkSecs <= ghost) v[NCOLS]! += sign;
-    if (retried.has(c.callId)) v[IX.fr_can]! += sign;
-  };
+  const byCall = hitsByCall(hits);
   for (const row of calls) {
     const c = factsOfRow(row, byCall.get(row.call_id) ?? []);
-    const label = p.bucketed ? wallLabel(c.queuedAt + offsetSeconds(tz, c.queuedAt), q.display as Exclude<typeof q.display, 'total'>) : '';
-    for (const [key, keyHits] of keysOf(c, q.breakDown)) {
+    const label = callLabel(p, c.queuedAt);
+    for (const [key, keyHits] of keysOf(c, p.query.breakDown)) {
       const v = cell(grid, key, label);
-      for (const agentHits of keysOf(c, 'agent').values()) add(v, c, agentHits, -1);
-      add(v, c, keyHits, 1);
+      // Each named agent's share as the cube's cells hold it taken back, the call added once.
+      for (const agentHits of keysOf(c, 'agent').values()) addCounted(v, c, agentHits, -1, p.ghost, retried);
+      addCounted(v, c, keyHits, 1, p.ghost, retried);
     }
   }
 }
