@@ -16,14 +16,10 @@
  *
  *   npx tsx bench/analysis-ingest-cost.ts [--rounds 5] [--batches 40] [--now]
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { buildApp } from '../src/app.js';
 import { parseArgs } from '../src/cli/args.js';
 import { loadConfig } from '../src/config/config.js';
 import { migrate } from '../src/db/migrate.js';
-import { SqliteDatabase } from '../src/db/sqlite.js';
 import type { Database, Queryable } from '../src/db/types.js';
 import { RollupSink } from '../src/modules/analysis/rollup/rollup-sink.js';
 import { CallHistoryService } from '../src/modules/calls/call-history.service.js';
@@ -31,7 +27,7 @@ import { allSinks, type CallRecordSink } from '../src/modules/calls/call-record-
 import { EventsService } from '../src/modules/events/events.service.js';
 import { ReportAgentTimeSink, ReportCallSink } from '../src/modules/report/rollup/report-sinks.js';
 import { agentCycleTraffic, tenantWithAgents } from './agent-traffic.js';
-import { median } from './support.js';
+import { median, openFreshBenchDatabase } from './support.js';
 
 const { options } = parseArgs(process.argv.slice(2));
 const ROUNDS = Number(options.rounds ?? 5);
@@ -66,7 +62,7 @@ for (const [name, fine] of [
   ['no fine', false],
   ['with fine', true],
 ] as const) {
-  const db = new SqliteDatabase(path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'callcenter-analysis-ingest-')), 'callcenter.db'));
+  const db = await openFreshBenchDatabase('sqlite', 'analysis-ingest');
   await migrate(db);
   const { ctx, services, app } = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db });
   const rollups = fine ? new RollupSink() : withoutFine(new RollupSink());

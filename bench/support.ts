@@ -102,7 +102,14 @@ export async function postJson<T = Record<string, unknown>>(port: number, route:
   return (await res.json()) as T;
 }
 
-/** A fresh, empty database for one benchmark: a temporary SQLite directory or a new PostgreSQL schema. */
+/** Drops a schema of the bench PostgreSQL database (when there) and creates it empty. */
+async function recreateSchema(schema: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
+  await admin.end();
+}
+
 /**
  * An empty database opened in this process (for benchmarks that run the
  * service's code without a server): a new SQLite file in a temporary
@@ -113,23 +120,18 @@ export async function openFreshBenchDatabase(dialect: Dialect, name: string): Pr
   if (dialect === 'sqlite') return new SqliteDatabase(path.join(fs.mkdtempSync(path.join(os.tmpdir(), `callcenter-${name}-`)), 'callcenter.db'));
   await ensureBenchDatabase();
   const schema = `bench_${name.replaceAll('-', '_')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
-  await admin.end();
+  await recreateSchema(schema);
   return new PostgresDatabase(PG_URL, 4, `-c search_path=${schema}`);
 }
 
+/** A fresh, empty database for one benchmark's server: a temporary SQLite directory or a new PostgreSQL schema, as environment. */
 export async function freshBenchDatabase(dialect: Dialect, name: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), `callcenter-${name}-`));
     return { env: { DATA_DIR: dir }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
   }
   const schema = `bench_${name}_${process.pid}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema}`);
-  await admin.end();
+  await recreateSchema(schema);
   const url = `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   return {
     env: { DATABASE_URL: url },
