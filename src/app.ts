@@ -10,6 +10,7 @@ import type { Database } from './db/types.js';
 import { installBodyParsing } from './http/body.js';
 import { installCompression } from './http/compression.js';
 import { installCors } from './http/cors.js';
+import { installWriteBatching } from './http/write-batching.js';
 import { ErrorEnvelopeSchema, PRESERIALIZED } from './http/envelope.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { nameWildcards, SECURITY_SCHEMES, shareResponses } from './http/openapi.js';
@@ -97,6 +98,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   installCors(app);
   installErrorHandling(app, config.bodyLimit);
   const metrics = installMetrics(app, db);
+  installWriteBatching(app);
 
   app.addSchema(ErrorEnvelopeSchema);
   await app.register(swagger, {
