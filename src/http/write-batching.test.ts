@@ -4,12 +4,15 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { installWriteBatching } from './write-batching.js';
 
+const THREE_PIPELINED = 'GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\nGET /3 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n';
+
 /**
- * Two requests sent in one TCP segment (HTTP pipelining): Node parses both in
- * one turn and runs both handlers before the turn ends. What happened, in
- * order, and the raw answer the client got.
+ * Rounds of three requests, each round sent in one TCP segment (HTTP
+ * pipelining) on a new connection once the last round is answered: Node
+ * parses a round's requests in one turn and runs their handlers before the
+ * turn ends. What happened, in order, and the raw answers the client got.
  */
-async function pipelined(batching: boolean): Promise<{ order: string[]; answer: string }> {
+async function pipelined(batching: boolean, rounds: number): Promise<{ order: string[]; answers: string[] }> {
   const app = Fastify();
   if (batching) installWriteBatching(app);
   const order: string[] = [];
@@ -27,27 +30,32 @@ async function pipelined(batching: boolean): Promise<{ order: string[]; answer: 
   await app.listen({ port: 0, host: '127.0.0.1' });
   try {
     const { port } = app.server.address() as AddressInfo;
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1', () =>
-        socket.write('GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+    const answers: string[] = [];
+    for (let r = 0; r < rounds; r++) {
+      answers.push(
+        await new Promise<string>((resolve, reject) => {
+          const socket = net.connect(port, '127.0.0.1', () => socket.write(THREE_PIPELINED));
+          let got = '';
+          socket.on('data', (chunk) => (got += chunk.toString()));
+          socket.on('end', () => resolve(got));
+          socket.on('error', reject);
+        }),
       );
-      let got = '';
-      socket.on('data', (chunk) => (got += chunk.toString()));
-      socket.on('end', () => resolve(got));
-      socket.on('error', reject);
-    });
-    return { order, answer };
+    }
+    return { order, answers };
   } finally {
     await app.close();
   }
 }
 
 describe('answers written together (installWriteBatching)', () => {
-  it('writes the answers of one turn after every request of the turn has run, each answer whole and in order', async () => {
-    const batched = await pipelined(true);
-    expect(batched.order).toEqual(['handled 1', 'handled 2', 'written 1', 'written 2']);
-    expect(batched.answer.match(/\{"n":"\d"\}/g)).toEqual(['{"n":"1"}', '{"n":"2"}']);
-    // The control: without it the first answer is written before the second request runs.
-    expect((await pipelined(false)).order).toEqual(['handled 1', 'written 1', 'handled 2', 'written 2']);
+  it("writes a turn's first answer at once and the others after every request of the turn has run, each whole and in order", async () => {
+    const round = ['handled 1', 'written 1', 'handled 2', 'handled 3', 'written 2', 'written 3'];
+    const batched = await pipelined(true, 2);
+    // The second round is a later turn: its first answer is written at once again.
+    expect(batched.order).toEqual([...round, ...round]);
+    for (const answer of batched.answers) expect(answer.match(/\{"n":"\d"\}/g)).toEqual(['{"n":"1"}', '{"n":"2"}', '{"n":"3"}']);
+    // The control: without it each answer is written before the next request runs.
+    expect((await pipelined(false, 1)).order).toEqual(['handled 1', 'written 1', 'handled 2', 'written 2', 'handled 3', 'written 3']);
   });
 });
