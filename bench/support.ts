@@ -57,23 +57,12 @@ export const hasTaskset = has('taskset');
 export const hasWrk = has('wrk');
 
 /**
- * The node flags `npm start` gives the server (package.json's start script),
- * so that a benchmark measures what a deployment runs.
+ * The server's command line: BENCH_SERVER_NODE_ARGS adds node flags (for example
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server under load).
  */
-export function startFlags(): string[] {
-  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  return pkg.scripts.start.split(/\s+/).filter((a) => a.startsWith('--'));
-}
-
-/**
- * The server's command line, as `npm start` runs it. `nodeArgs` come after
- * the start flags (the later of two values of a flag wins: a benchmark may
- * try another); BENCH_SERVER_NODE_ARGS adds more (for example `--cpu-prof
- * --cpu-prof-dir=/tmp/prof` to profile the server under load).
- */
-export function serverArgs(nodeArgs: string[] = []): string[] {
+export function serverArgs(): string[] {
   const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  return [...startFlags(), ...nodeArgs, ...extra, 'bin/callcenter.js', 'serve'];
+  return [...extra, 'bin/callcenter.js', 'serve'];
 }
 
 /** The command, pinned to one core when taskset exists (server on 0, load on 1). */
