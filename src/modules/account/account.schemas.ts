@@ -34,7 +34,10 @@ const RetentionShape = {
 
 const SettingsShape = {
   timezone: Type.String({ description: 'IANA time zone name; "today" and analysis buckets use it' }),
-  defaultGroupId: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Agent/live group when none is given; null = all agents' }),
+  // Bounded as every id is (http/ids.ts): 1e308 is an integer to JSON Schema, and PostgreSQL's bigint refuses it.
+  defaultGroupId: Type.Union([Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), Type.Null()], {
+    description: 'Agent/live group when none is given; null = all agents',
+  }),
   ghostThresholdSecs: Type.Integer({ minimum: 0, maximum: 3600, description: 'Answered calls with talk time up to this count as ghost calls' }),
   customFields: Type.Array(CustomField, { maxItems: 50 }),
   retention: Type.Object(RetentionShape, {
