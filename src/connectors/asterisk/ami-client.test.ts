@@ -45,7 +45,8 @@ describe('AmiClient', () => {
     const reasons: string[] = [];
     const { c, connected } = client(fake, 'wrong', lines, reasons);
     c.start();
-    await waitFor(() => fake.logins >= 4);
+    // The fourth refusal is logged after the fake counts the fourth login: wait for both.
+    await waitFor(() => fake.logins >= 4 && lines.length >= 4);
     expect(connected()).toBe(0);
     expect(reasons[0]).toBe('AMI login failed: Authentication failed');
     expect(lines.slice(0, 4).map((l) => l.replace(/^.*reconnecting in /, ''))).toEqual(['0.02 s', '0.04 s', '0.08 s', '0.08 s']);
