@@ -8,10 +8,18 @@
  *    body of the same size (started by this script; target ≥ 0.5 ×).
  *
  *   npx tsx bench/ingest-live.ts [--db sqlite|postgres|both] [--duration 10] [--senders 4]
+ *                                [--rounds 1] [--only ingest|views] [--baseline DIR]
  *
  * The server runs as a child process pinned to core 0 (taskset), wrk and the
  * event senders on core 1. Each run starts on a fresh database (SQLite in a
  * temporary directory; PostgreSQL schema bench_live of BENCH_DATABASE_URL).
+ * --rounds N measures each view N times, the bare server and ours one after
+ * the other in each round, and reports the median ratio with its range: one
+ * pair of 5-second runs moves by ±0.05 × on this machine. --baseline DIR
+ * starts a second server from another checkout (built: its dist/ current) on
+ * the same database and measures the views on it in the same rounds, right
+ * after ours: a before/after comparison on one machine state (runs minutes
+ * apart differ by more than most changes).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -31,6 +39,10 @@ import { AccountService } from '../src/modules/account/account.service.js';
 const { options } = parseArgs(process.argv.slice(2));
 const DURATION = Number(options.duration ?? 10);
 const SENDERS = Number(options.senders ?? 4);
+const ROUNDS = Number(options.rounds ?? 1);
+const ONLY = options.only;
+const BASELINE = options.baseline ? path.resolve(options.baseline) : null;
+if (ONLY !== undefined && ONLY !== 'ingest' && ONLY !== 'views') throw new Error('--only: ingest or views');
 const BATCH = 500;
 const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
 const PG_SCHEMA = 'bench_live';
@@ -210,19 +222,26 @@ async function main(): Promise<void> {
     // A port per database: a server still shutting down must not answer for the next one.
     const port = d === 'sqlite' ? 18_096 : 18_097;
     const base = `http://127.0.0.1:${port}`;
-    const server = startChild(process.execPath, serverArgs(), { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' });
+    const serverEnv = { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' };
+    const server = startChild(process.execPath, serverArgs(), { ...serverEnv, PORT: String(port) });
+    const baseBase = `http://127.0.0.1:${port + 10}`;
+    const baseline = BASELINE ? startChild(process.execPath, serverArgs(), { ...serverEnv, PORT: String(port + 10) }, 0, BASELINE) : null;
     try {
       await waitFor(`${base}/healthz`);
+      if (baseline) await waitFor(`${baseBase}/healthz`);
       const ingestSsid = ((await post(`${base}/api/v2/auth/login`, INGEST)) as { ssid: string }).ssid;
       const viewsSsid = ((await post(`${base}/api/v2/auth/login`, VIEWS)) as { ssid: string }).ssid;
-      await ingestRun(base, ingestSsid, ingestAgents.slice(0, 40)).catch(() => undefined); // warm-up (JIT, statements)
-      const ing = await ingestRun(base, ingestSsid, ingestAgents.slice(40));
-      const target = d === 'sqlite' ? 25_000 : 10_000;
-      lines.push(
-        `| ${d} | events/ingest (batches of ${BATCH}, ${SENDERS} senders) | ${Math.round(ing.eps)} events/s | target ${target} | ${ing.eps >= target ? 'met' : 'NOT met'} |`,
-      );
-      if (ing.rejected > 0) console.warn(`  ${ing.rejected} events rejected`);
-      console.log(lines[lines.length - 1]);
+      if (ONLY !== 'views') {
+        await ingestRun(base, ingestSsid, ingestAgents.slice(0, 40)).catch(() => undefined); // warm-up (JIT, statements)
+        const ing = await ingestRun(base, ingestSsid, ingestAgents.slice(40));
+        const target = d === 'sqlite' ? 25_000 : 10_000;
+        lines.push(
+          `| ${d} | events/ingest (batches of ${BATCH}, ${SENDERS} senders) | ${Math.round(ing.eps)} events/s | target ${target} | ${ing.eps >= target ? 'met' : 'NOT met'} |`,
+        );
+        if (ing.rejected > 0) console.warn(`  ${ing.rejected} events rejected`);
+        console.log(lines[lines.length - 1]);
+      }
+      if (ONLY === 'ingest') continue;
       await liveScene(base, viewsSsid, viewAgents);
       for (const [op, body] of [
         ['Agent/live', { ssid: viewsSsid, groupid: 55 }],
@@ -231,17 +250,35 @@ async function main(): Promise<void> {
         const url = `${base}/api/v2/${op}`;
         const sample = JSON.stringify(await post(url, body));
         if (!sample.includes('"success"')) console.warn(`  ${op} answered ${sample}`);
-        const bare = await bareRps(sample);
+        const runs: Array<{ ours: WrkResult; bare: WrkResult; ratio: number; before?: number }> = [];
+        const baseUrl = `${baseBase}/api/v2/${op}`;
         wrk(url, JSON.stringify(body), 2);
-        const r = wrk(url, JSON.stringify(body), DURATION);
-        const ratio = r.rps / bare.rps;
+        if (baseline) wrk(baseUrl, JSON.stringify(body), 2);
+        for (let round = 0; round < ROUNDS; round++) {
+          const bare = await bareRps(sample);
+          const ours = wrk(url, JSON.stringify(body), DURATION);
+          const before = baseline ? wrk(baseUrl, JSON.stringify(body), DURATION).rps / bare.rps : undefined;
+          runs.push({ ours, bare, ratio: ours.rps / bare.rps, before });
+          if (ROUNDS > 1 || baseline) {
+            const was = before === undefined ? '' : `; baseline ${before.toFixed(2)} ×`;
+            console.log(`  ${op} round ${round + 1}: ${Math.round(ours.rps)} / ${Math.round(bare.rps)} req/s = ${(ours.rps / bare.rps).toFixed(2)} ×${was}`);
+          }
+        }
+        if (baseline) {
+          const befores = runs.map((x) => x.before!).sort((x, y) => x - y);
+          console.log(`  ${op} baseline (${BASELINE}): median ${befores[Math.floor((befores.length - 1) / 2)]!.toFixed(2)} ×`);
+        }
+        runs.sort((x, y) => x.ratio - y.ratio);
+        const { ours: r, bare, ratio } = runs[Math.floor((runs.length - 1) / 2)]!;
+        const range = runs.length > 1 ? `, ${runs[0]!.ratio.toFixed(2)}–${runs[runs.length - 1]!.ratio.toFixed(2)} in ${runs.length} rounds` : '';
         lines.push(
-          `| ${d} | ${op} (${sample.length} B body) | ${Math.round(r.rps)} req/s, p99 ${r.p99ms.toFixed(2)} ms | bare ${Math.round(bare.rps)} req/s → ${ratio.toFixed(2)} × (target 0.5) | ${ratio >= 0.5 ? 'met' : 'NOT met'} |`,
+          `| ${d} | ${op} (${sample.length} B body) | ${Math.round(r.rps)} req/s, p99 ${r.p99ms.toFixed(2)} ms | bare ${Math.round(bare.rps)} req/s → ${ratio.toFixed(2)} ×${range} (target 0.5) | ${ratio >= 0.5 ? 'met' : 'NOT met'} |`,
         );
         console.log(lines[lines.length - 1]);
       }
     } finally {
       await stopChild(server);
+      if (baseline) await stopChild(baseline);
     }
   }
   console.log(`\n| database | measurement | result | against | target |\n|---|---|---|---|---|\n${lines.join('\n')}`);
