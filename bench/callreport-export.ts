@@ -24,7 +24,7 @@ import { migrate } from '../src/db/migrate.js';
 import { openDatabase } from '../src/db/open.js';
 import { AccountService } from '../src/modules/account/account.service.js';
 import { systemClock } from '../src/clock.js';
-import { PG_URL, ensureBenchDatabase, freshBenchDatabase, postJson, rssMiB, serverArgs, startChild, stopChild, waitHealthy } from './support.js';
+import { PG_URL, ensureBenchDatabase, freshBenchDatabase, postJson, rssMiB, startServerProcess, stopChild, waitHealthy } from './support.js';
 
 const { options } = parseArgs(process.argv.slice(2));
 const CALLS = Number(options.calls ?? 1_000_000);
@@ -100,7 +100,7 @@ async function main(): Promise<number> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   try {
     const seed = await prepare(env);
-    const server = startChild(process.execPath, serverArgs(), { ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
+    const server = startServerProcess({ ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
     try {
       await waitHealthy(port);
       const login = await postJson<{ ssid: string }>(port, '/api/v2/auth/login', { username: USER, password: PASSWORD });

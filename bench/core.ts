@@ -6,7 +6,19 @@
  * Also the soak: steady mixed load for minutes, RSS sampled, no error.
  */
 import type { Dialect } from '../src/db/types.js';
-import { ECHO_SERVER, freshBenchDatabase, median, postJson, rssMiB, serverArgs, startChild, stopChild, waitHealthy, wrk, type WrkResult } from './support.js';
+import {
+  ECHO_SERVER,
+  freshBenchDatabase,
+  median,
+  postJson,
+  rssMiB,
+  startServerProcess,
+  startChild,
+  stopChild,
+  waitHealthy,
+  wrk,
+  type WrkResult,
+} from './support.js';
 
 const ADMIN = { username: 'bench-operator', password: 'bench-operator-password' };
 const TENANT = { username: 'bench-core', password: 'bench-core-password' };
@@ -33,7 +45,7 @@ interface Running {
 /** A server process on a fresh database with a tenant, its session and an API token. */
 export async function startBenchServer(dialect: Dialect, port: number, name: string): Promise<Running> {
   const db = await freshBenchDatabase(dialect, name);
-  const child = startChild(process.execPath, serverArgs(), {
+  const child = startServerProcess({
     ...db.env,
     PORT: String(port),
     HOST: '127.0.0.1',

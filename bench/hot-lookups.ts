@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { cpuMicros, ensureBenchDatabase, hasTaskset, PG_URL, pinned, root, serverArgs, startChild, stopChild } from './support.js';
+import { cpuMicros, ensureBenchDatabase, hasTaskset, PG_URL, pinned, root, startServerProcess, startChild, stopChild } from './support.js';
 import { parseArgs } from '../src/cli/args.js';
 import { seedContacts, seededContact, progressLine } from '../src/cli/seed-contacts.js';
 import { systemClock } from '../src/clock.js';
@@ -52,6 +52,8 @@ const RUNTIME_ENV: Record<string, Record<string, string>> = {
   // The build with V8's young generation capped (semi-spaces of 4 / 8 MB instead of 16): memory against speed.
   'build-semi4': { NODE_OPTIONS: '--max-semi-space-size=4' },
   'build-semi8': { NODE_OPTIONS: '--max-semi-space-size=8' },
+  // The build with glibc's own number of malloc arenas instead of the start script's MALLOC_ARENA_MAX=2 (package.json).
+  'build-glibc-arenas': { MALLOC_ARENA_MAX: '0' },
   // The build with V8's own heap growing factor instead of the 50 % the server sets (boundHeapGrowth in src/server.ts; node's command line only).
   'build-v8growth': {},
 };
@@ -196,9 +198,7 @@ async function main(): Promise<void> {
       const servers = RUNTIMES.map((runtime, i) => ({
         runtime,
         port: 18_091 + i,
-        child: startChild(
-          process.execPath,
-          [...(RUNTIME_NODE_ARGS[runtime] ?? []), ...serverArgs()],
+        child: startServerProcess(
           {
             ...envs.get(d)!,
             ...(RUNTIME_ENV[runtime] ?? {}),
@@ -207,8 +207,7 @@ async function main(): Promise<void> {
             LOG_LEVEL: 'warn',
             RATE_LIMIT_PER_MINUTE: '0',
           },
-          0,
-          runtime === 'baseline' ? BASELINE! : root,
+          { nodeArgs: RUNTIME_NODE_ARGS[runtime] ?? [], cwd: runtime === 'baseline' ? BASELINE! : root },
         ),
         auth: '',
       }));

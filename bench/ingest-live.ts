@@ -27,7 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { agentCycleTraffic } from './agent-traffic.js';
-import { ensureBenchDatabase, PG_URL, pinned, serverArgs, startChild, stopChild } from './support.js';
+import { ensureBenchDatabase, PG_URL, pinned, startServerProcess, startChild, stopChild } from './support.js';
 import { parseArgs } from '../src/cli/args.js';
 import { systemClock } from '../src/clock.js';
 import { migrate } from '../src/db/migrate.js';
@@ -223,9 +223,9 @@ async function main(): Promise<void> {
     const port = d === 'sqlite' ? 18_096 : 18_097;
     const base = `http://127.0.0.1:${port}`;
     const serverEnv = { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' };
-    const server = startChild(process.execPath, serverArgs(), { ...serverEnv, PORT: String(port) });
+    const server = startServerProcess({ ...serverEnv, PORT: String(port) });
     const baseBase = `http://127.0.0.1:${port + 10}`;
-    const baseline = BASELINE ? startChild(process.execPath, serverArgs(), { ...serverEnv, PORT: String(port + 10) }, 0, BASELINE) : null;
+    const baseline = BASELINE ? startServerProcess({ ...serverEnv, PORT: String(port + 10) }, { cwd: BASELINE }) : null;
     try {
       await waitFor(`${base}/healthz`);
       if (baseline) await waitFor(`${baseBase}/healthz`);

@@ -65,6 +65,32 @@ export function serverArgs(): string[] {
   return [...extra, 'bin/callcenter.js', 'serve'];
 }
 
+/**
+ * The environment `npm start` gives the server: the leading `NAME=value`
+ * words of `dir`'s start script (package.json), so a benchmark measures the
+ * server as the README starts it.
+ */
+export function startScriptEnv(dir = root): Record<string, string> {
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const env: Record<string, string> = {};
+  for (const word of pkg.scripts.start.split(/\s+/)) {
+    const m = /^([A-Za-z_]\w*)=(.*)$/.exec(word);
+    if (!m) break;
+    env[m[1]!] = m[2]!;
+  }
+  return env;
+}
+
+/**
+ * A server (`callcenter serve` of checkout `cwd`, default this one) started
+ * as its `npm start` starts it, with `env` on top; `nodeArgs` before the
+ * script (a runtime variant). Pinned to `core`.
+ */
+export function startServerProcess(env: Record<string, string>, opts: { core?: number; cwd?: string; nodeArgs?: string[] } = {}): ChildProcess {
+  const cwd = opts.cwd ?? root;
+  return startChild(process.execPath, [...(opts.nodeArgs ?? []), ...serverArgs()], { ...startScriptEnv(cwd), ...env }, opts.core ?? 0, cwd);
+}
+
 /** The command, pinned to one core when taskset exists (server on 0, load on 1). */
 export function pinned(core: number, cmd: string, args: string[]): [string, string[]] {
   return hasTaskset && os.cpus().length > 1 ? ['taskset', ['-c', String(core), cmd, ...args]] : [cmd, args];

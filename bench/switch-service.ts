@@ -6,7 +6,7 @@
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { freshBenchDatabase, postJson, root, serverArgs, startChild, stopChild, waitHealthy } from './support.js';
+import { freshBenchDatabase, postJson, root, startServerProcess, stopChild, waitHealthy } from './support.js';
 import type { Dialect } from '../src/db/types.js';
 
 export interface SwitchService {
@@ -36,7 +36,7 @@ export async function startSwitchService(dialect: Dialect, name: string, extraEn
   cli('migrate');
   cli('account', 'create', `bench-${name}`, 'bench-password-1');
   const sw = JSON.parse(cli('token', 'create', `bench-${name}`, '--kind', 'switch').trim().split('\n').pop()!) as { userId: string; token: string };
-  const child = startChild(process.execPath, serverArgs(), env, 0);
+  const child = startServerProcess(env);
   await waitHealthy(port);
   const login = await postJson<{ ssid: string }>(port, '/api/v2/auth/login', { username: `bench-${name}`, password: 'bench-password-1' });
   return {

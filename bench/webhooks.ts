@@ -22,7 +22,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from '../src/cli/args.js';
 import type { Dialect } from '../src/db/types.js';
-import { cpuMicros, ensureBenchDatabase, freshBenchDatabase, postJson, serverArgs, startChild, stopChild, waitHealthy } from './support.js';
+import { cpuMicros, ensureBenchDatabase, freshBenchDatabase, postJson, startServerProcess, startChild, stopChild, waitHealthy } from './support.js';
 
 const { options } = parseArgs(process.argv.slice(2));
 const DURATION = Number(options.duration ?? 5);
@@ -115,7 +115,7 @@ async function waitDelivered(rx: Receiver, path: string, n: number, ms: number):
 
 function startServer(dialect: Dialect, env: Record<string, string>, delivery: boolean) {
   const port = (dialect === 'sqlite' ? 18_196 : 18_198) + (delivery ? 0 : 1);
-  const child = startChild(process.execPath, serverArgs(), {
+  const child = startServerProcess({
     ...env,
     PORT: String(port),
     HOST: '127.0.0.1',
