@@ -1,4 +1,5 @@
 import { dialectOf } from '../../db/dialect.js';
+import { inList } from '../../db/in-list.js';
 import type { TenantQueries } from '../../db/tenant.js';
 import type { ContactRecord, ContactView, CustomValue } from './contact-fields.js';
 
@@ -84,6 +85,30 @@ function params(r: ContactRecord) {
 
 const PLACEHOLDERS = Array.from({ length: 19 }, (_, i) => `$${i + 2}`).join(', ');
 
+type ViewValues = Array<string | number | null>;
+
+/** A view read's values (CU_COLUMNS, then OT_COLUMNS when `withMeta`) as getInfo's record. */
+function viewOf(contact: string, r: ViewValues, withMeta: boolean): ContactView {
+  const str = (i: number) => r[i] as string | null;
+  return {
+    contact,
+    name: str(0),
+    email: str(1),
+    dob: str(2),
+    address: str(3),
+    company: str(4),
+    designation: str(5),
+    custom: r[6] ? (JSON.parse(r[6] as string) as Record<string, CustomValue>) : {},
+    createdAt: withMeta ? Number(r[7]) : 0,
+    updatedAt: withMeta ? Number(r[8]) : 0,
+    lastCall: withMeta ? str(9) : null,
+    totalCalls: withMeta ? num(r[10] as number | null) : null,
+    source: withMeta ? num(r[11] as number | null) : null,
+    vip: withMeta ? flag(r[12] as number | null) : null,
+    blacklist: withMeta ? flag(r[13] as number | null) : null,
+  };
+}
+
 /** The contacts table. Keyed by (account_id, contact): lookups are one primary-key probe. */
 export class ContactRepository {
   constructor(private readonly t: TenantQueries) {}
@@ -103,26 +128,18 @@ export class ContactRepository {
     const sql = withMeta
       ? `SELECT ${CU_COLUMNS}, ${OT_COLUMNS} FROM contacts WHERE account_id = $1 AND contact = $2`
       : `SELECT ${CU_COLUMNS} FROM contacts WHERE account_id = $1 AND contact = $2`;
-    const r = (await this.t.getValues(sql, [contact])) as Array<string | number | null> | undefined;
-    if (!r) return undefined;
-    const str = (i: number) => r[i] as string | null;
-    return {
-      contact,
-      name: str(0),
-      email: str(1),
-      dob: str(2),
-      address: str(3),
-      company: str(4),
-      designation: str(5),
-      custom: r[6] ? (JSON.parse(r[6] as string) as Record<string, CustomValue>) : {},
-      createdAt: withMeta ? Number(r[7]) : 0,
-      updatedAt: withMeta ? Number(r[8]) : 0,
-      lastCall: withMeta ? str(9) : null,
-      totalCalls: withMeta ? num(r[10] as number | null) : null,
-      source: withMeta ? num(r[11] as number | null) : null,
-      vip: withMeta ? flag(r[12] as number | null) : null,
-      blacklist: withMeta ? flag(r[13] as number | null) : null,
-    };
+    const r = (await this.t.getValues(sql, [contact])) as ViewValues | undefined;
+    return r && viewOf(contact, r, withMeta);
+  }
+
+  /** view() of each of `contacts` that exists, by contact: one statement (db/batched-point-read.ts). */
+  async viewMany(contacts: string[], withMeta: boolean): Promise<Map<string, ContactView>> {
+    const { sql: inSql, param } = inList(this.t, 'contact', 2, contacts);
+    const rows = (await this.t.allValues(`SELECT ${CU_COLUMNS}${withMeta ? `, ${OT_COLUMNS}` : ''}, contact FROM contacts WHERE account_id = $1 AND ${inSql}`, [
+      param,
+    ])) as ViewValues[];
+    const key = withMeta ? 14 : 7;
+    return new Map(rows.map((r) => [r[key] as string, viewOf(r[key] as string, r, withMeta)]));
   }
 
   /** The row, locked until the transaction ends (PostgreSQL; SQLite's write transaction already excludes writers). */

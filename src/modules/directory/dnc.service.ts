@@ -1,3 +1,4 @@
+import { BatchedPointRead } from '../../db/batched-point-read.js';
 import type { Clock } from '../../clock.js';
 import type { Queryable } from '../../db/types.js';
 import { tenant } from '../../db/tenant.js';
@@ -10,10 +11,19 @@ import { DncRepository } from './dnc.repository.js';
  * until then. An expired timestamp reads as 0. Independent of the blacklist.
  */
 export class DncService {
+  /** getDnc's reads of a turn, one statement on PostgreSQL. */
+  private readonly reads: BatchedPointRead<number>;
+
   constructor(
     private readonly db: Queryable,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.reads = new BatchedPointRead(
+      db,
+      (t, contacts) => new DncRepository(t).getMany(contacts),
+      (t, contact) => new DncRepository(t).get(contact),
+    );
+  }
 
   private repo(accountId: number) {
     return new DncRepository(tenant(this.db, accountId));
@@ -21,7 +31,7 @@ export class DncService {
 
   /** The current status (hot path: one primary-key probe). */
   async get(accountId: number, contact: string): Promise<number> {
-    const dnc = await this.repo(accountId).get(contact);
+    const dnc = (await this.reads.read(accountId, contact)) ?? 0;
     return dnc > 0 && dnc <= Math.floor(this.clock.now() / 1000) ? 0 : dnc;
   }
 
