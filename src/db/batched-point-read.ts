@@ -9,8 +9,9 @@ interface Waiter<V> {
 
 /**
  * One-key reads of a hot lookup (getDnc, getInfo) asked in the same turn of
- * the event loop, read from PostgreSQL by one statement per account (`key =
- * ANY($2)`) instead of one round trip each. Every read starts after its
+ * the event loop, read from PostgreSQL by one statement per account (the
+ * repository's `inList`: one index probe per key) instead of one round trip
+ * each. Every read starts after its
  * caller asked, in the turn's check phase, so it sees every write committed
  * before its request arrived, exactly as a read of its own would.
  *
