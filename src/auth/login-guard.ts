@@ -78,17 +78,27 @@ export class LoginGuard {
       await this.db.run('UPDATE login_failures SET blocked_until = $2 WHERE subject = $1', [key, blockedUntil]);
       events.push({ kind: 'lockout', subject, username, ip, failures, blockedUntil });
     }
+    await this.prune();
     return events;
   }
 
   /** Clears the username's count; answers the event when there were failures before. */
   async succeeded(username: string, ip: string): Promise<LoginEvent | null> {
-    const now = this.clock.now();
     const row = await this.db.get<{ failures: number }>('DELETE FROM login_failures WHERE subject = $1 RETURNING failures', [userKey(username)]);
-    // Rows nobody failed on for a while go: the table holds recent attackers only.
+    await this.prune();
+    return row && row.failures > 0 ? { kind: 'loginAfterFailures', username, ip, failures: row.failures } : null;
+  }
+
+  /**
+   * Rows nobody failed on for a while go: the table holds recent attackers
+   * only. After every login, failed or not: an attack that never succeeds,
+   * from ever new usernames and addresses, must not grow the table while
+   * nobody logs in (one indexed delete, beside a password hash).
+   */
+  private async prune(): Promise<void> {
+    const now = this.clock.now();
     const horizon = now - Math.max(this.rules.windowSeconds, this.rules.backoffMaxSeconds) * 1000;
     await this.db.run('DELETE FROM login_failures WHERE last_at < $1 AND blocked_until < $2', [horizon, now]);
-    return row && row.failures > 0 ? { kind: 'loginAfterFailures', username, ip, failures: row.failures } : null;
   }
 
   /**

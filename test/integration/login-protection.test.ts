@@ -69,6 +69,23 @@ forEachDatabase('login protection (PRODUCT.md §4): per username', (use) => {
     expect(last).toBe('900');
   });
 
+  it('keeps recent failures only, even while every login fails: older rows go with the next failure', async () => {
+    const h = use();
+    const subjects = async () => (await h.db.all<{ subject: string }>('SELECT subject FROM login_failures')).map((r) => r.subject);
+    const names = Array.from({ length: 6 }, () => unique('nobody-'));
+    const ips = names.map((_, i) => `203.0.113.${100 + i}`);
+    for (const [i, name] of names.entries()) await attempt(h, name, 'wrong', ips[i]);
+    // A row per username and per address.
+    const mine = [...names.map((n) => `u:${n.toLowerCase()}`), ...ips.map((ip) => `ip:${ip}`)];
+    expect(await subjects()).toEqual(expect.arrayContaining(mine));
+    h.clock.advance((Math.max(defaults.windowSeconds, defaults.backoffMaxSeconds) + 1) * 1000);
+    const last = unique('nobody-');
+    await attempt(h, last, 'wrong', '203.0.113.99');
+    const left = await subjects();
+    expect(left).toEqual(expect.arrayContaining([`u:${last.toLowerCase()}`, 'ip:203.0.113.99']));
+    expect(left.filter((s) => mine.includes(s))).toEqual([]);
+  });
+
   it('an unknown username costs one hash and is held back like a known one; its lockout is recorded in the operator account', async () => {
     const h = use();
     const ghost = unique('nobody-');
