@@ -215,6 +215,11 @@ async function bareRps(body: string): Promise<WrkResult> {
   }
 }
 
+/** The median of a sorted list; of an even one, the lower of the two middle items (the cautious figure). */
+function lowerMiddle<T>(sorted: T[]): T {
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
 async function main(): Promise<void> {
   const lines: string[] = [];
   for (const d of DIALECTS) {
@@ -252,24 +257,22 @@ async function main(): Promise<void> {
         if (!sample.includes('"success"')) console.warn(`  ${op} answered ${sample}`);
         const runs: Array<{ ours: WrkResult; bare: WrkResult; ratio: number; before?: number }> = [];
         const baseUrl = `${baseBase}/api/v2/${op}`;
-        wrk(url, JSON.stringify(body), 2);
-        if (baseline) wrk(baseUrl, JSON.stringify(body), 2);
+        const payload = JSON.stringify(body);
+        wrk(url, payload, 2);
+        if (baseline) wrk(baseUrl, payload, 2);
         for (let round = 0; round < ROUNDS; round++) {
           const bare = await bareRps(sample);
-          const ours = wrk(url, JSON.stringify(body), DURATION);
-          const before = baseline ? wrk(baseUrl, JSON.stringify(body), DURATION).rps / bare.rps : undefined;
+          const ours = wrk(url, payload, DURATION);
+          const before = baseline ? wrk(baseUrl, payload, DURATION).rps / bare.rps : undefined;
           runs.push({ ours, bare, ratio: ours.rps / bare.rps, before });
           if (ROUNDS > 1 || baseline) {
             const was = before === undefined ? '' : `; baseline ${before.toFixed(2)} ×`;
             console.log(`  ${op} round ${round + 1}: ${Math.round(ours.rps)} / ${Math.round(bare.rps)} req/s = ${(ours.rps / bare.rps).toFixed(2)} ×${was}`);
           }
         }
-        if (baseline) {
-          const befores = runs.map((x) => x.before!).sort((x, y) => x - y);
-          console.log(`  ${op} baseline (${BASELINE}): median ${befores[Math.floor((befores.length - 1) / 2)]!.toFixed(2)} ×`);
-        }
+        if (baseline) console.log(`  ${op} baseline (${BASELINE}): median ${lowerMiddle(runs.map((x) => x.before!).sort((x, y) => x - y)).toFixed(2)} ×`);
         runs.sort((x, y) => x.ratio - y.ratio);
-        const { ours: r, bare, ratio } = runs[Math.floor((runs.length - 1) / 2)]!;
+        const { ours: r, bare, ratio } = lowerMiddle(runs);
         const range = runs.length > 1 ? `, ${runs[0]!.ratio.toFixed(2)}–${runs[runs.length - 1]!.ratio.toFixed(2)} in ${runs.length} rounds` : '';
         lines.push(
           `| ${d} | ${op} (${sample.length} B body) | ${Math.round(r.rps)} req/s, p99 ${r.p99ms.toFixed(2)} ms | bare ${Math.round(bare.rps)} req/s → ${ratio.toFixed(2)} ×${range} (target 0.5) | ${ratio >= 0.5 ? 'met' : 'NOT met'} |`,

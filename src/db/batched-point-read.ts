@@ -11,9 +11,9 @@ interface Waiter<V> {
  * One-key reads of a hot lookup (getDnc, getInfo) asked in the same turn of
  * the event loop, read from PostgreSQL by one statement per account (the
  * repository's `inList`: one index probe per key) instead of one round trip
- * each. Every read starts after its
- * caller asked, in the turn's check phase, so it sees every write committed
- * before its request arrived, exactly as a read of its own would.
+ * each. Every read starts after its caller asked, in the turn's check phase,
+ * so it sees every write committed before its request arrived, exactly as a
+ * read of its own would (the rule CoalescedRead keeps for one shared value).
  *
  * Why only PostgreSQL: each statement there costs the server ~30 µs of
  * driver work and a round trip to another process, and under load the

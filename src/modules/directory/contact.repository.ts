@@ -135,11 +135,11 @@ export class ContactRepository {
   /** view() of each of `contacts` that exists, by contact: one statement (db/batched-point-read.ts). */
   async viewMany(contacts: string[], withMeta: boolean): Promise<Map<string, ContactView>> {
     const { sql: inSql, param } = inList(this.t, 'contact', 2, contacts);
+    // The contact comes last, after the columns viewOf reads by position.
     const rows = (await this.t.allValues(`SELECT ${CU_COLUMNS}${withMeta ? `, ${OT_COLUMNS}` : ''}, contact FROM contacts WHERE account_id = $1 AND ${inSql}`, [
       param,
     ])) as ViewValues[];
-    const key = withMeta ? 14 : 7;
-    return new Map(rows.map((r) => [r[key] as string, viewOf(r[key] as string, r, withMeta)]));
+    return new Map(rows.map((r) => [r[r.length - 1] as string, viewOf(r[r.length - 1] as string, r, withMeta)]));
   }
 
   /** The row, locked until the transaction ends (PostgreSQL; SQLite's write transaction already excludes writers). */
