@@ -92,7 +92,19 @@ export interface StartOptions {
 
 /** Starts `callcenter serve` and resolves once /healthz answers 200. */
 export async function startServerProcess(opts: StartOptions): Promise<ServerProcess> {
-  const port = opts.port ?? (await freePort());
+  // freePort releases the port before the server binds it: another test file's listener
+  // (a webhook receiver, a bench server) can take it first. Then this server exits with
+  // EADDRINUSE, and a chosen port is tried again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(opts, opts.port ?? (await freePort()));
+    } catch (err) {
+      if (opts.port !== undefined || attempt >= 5 || !/EADDRINUSE/.test(String(err))) throw err;
+    }
+  }
+}
+
+async function startOnce(opts: StartOptions, port: number): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['bin/callcenter.js', 'serve'], {
     env: {
       ...process.env,
@@ -142,7 +154,8 @@ export async function startServerProcess(opts: StartOptions): Promise<ServerProc
     if (exited) throw new Error(`server exited before it was ready:\n${out}`);
     try {
       const res = await request(port, 'GET', '/healthz', undefined, {}, 2000);
-      if (res.http === 200) return proc;
+      // Our health answer, not just any 200: another test's listener may hold the port.
+      if (res.http === 200 && res.body?.status === 'ok') return proc;
     } catch {
       // not listening yet
     }
