@@ -153,7 +153,7 @@ export async function storedHourFragments(p: HitsPlan, segments: DaySegment[], v
         return at < s.from || at >= s.to ? null : labelOf(q, at + offsetSeconds(p.tz, at));
       });
       parts.push({ cells, labels, index: null });
-      // Only the cells of this local day: the buffer is sized to them, so it is kept without a copy (day-answers.ts ownCopy).
+      // Only the cells of this local day: the buffer is sized to them, so it is kept without a copy (cache/owned-bytes.ts ownedBytes).
       for (let i = 0; i < cells.n; i++) if (labels[cells.cell[i * CELL_INTS + 1]!] !== null) count++;
     }
     if (parts.length > 1) for (const part of parts) part.index = new Map(part.cells.keys.map((k, i) => [k, i]));

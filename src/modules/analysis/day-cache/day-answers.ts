@@ -1,3 +1,4 @@
+import { ownedBytes } from '../../../cache/owned-bytes.js';
 import type { DayCache } from './day-cache.js';
 import { dayOfLabel, type DaySegment } from './day-segments.js';
 import type { BucketFragment, Grid } from '../wire/hits-json.js';
@@ -41,20 +42,6 @@ function splitByDay(grid: Grid): Map<number, Grid> {
 }
 
 /**
- * The bytes kept at (about) their own size: not in a much larger buffer they
- * were written into, nor in Node's shared 8 kB pool (which a small slice
- * comes from and would keep alive). A buffer of their own with at most a
- * quarter unused is kept as it is: copying a month of hours (26 MB) costs
- * ~20 ms and as much in page faults.
- */
-function ownCopy(bytes: Buffer): Buffer {
-  if (bytes.length >= 4096 && bytes.byteOffset === 0 && bytes.length >= bytes.buffer.byteLength * 0.75) return bytes;
-  const copy = Buffer.allocUnsafeSlow(bytes.length);
-  bytes.copy(copy);
-  return copy;
-}
-
-/**
  * The answer's buckets, one fragment per segment in time order: whole days
  * from the cache when their token still holds, the rest computed — each run
  * of consecutive days in one roll-up read — and whole days kept for next time.
@@ -67,7 +54,7 @@ export async function fragmentsByDay(cache: DayCache, plan: DayAnswerPlan): Prom
   const out = segments.map((s, i) => (s.whole ? cache.get(`${plan.key}|${s.day}`, tokens[i]!) : undefined));
   const keep = (k: number, written: BucketFragment) => {
     const s = segments[k]!;
-    const f = s.whole ? { bytes: ownCopy(written.bytes), keys: written.keys } : written;
+    const f = s.whole ? { bytes: ownedBytes(written.bytes), keys: written.keys } : written;
     if (s.whole) cache.set(`${plan.key}|${s.day}`, tokens[k]!, f);
     out[k] = f;
   };

@@ -8,6 +8,7 @@ import { utcDayOf } from '../rollup/marks.js';
 import { DayCache } from './day-cache.js';
 import { dayPieces, type DayPiece } from './day-pieces.js';
 import { AnswerPieces } from '../../../http/answer-pieces.js';
+import { ownedTexts } from '../../../cache/owned-bytes.js';
 
 /** Most rows one report answers (keys × intervals). */
 export const MAX_ROWS = 200_000;
@@ -32,13 +33,18 @@ const OPEN = Buffer.from('[');
 const CLOSE = Buffer.from(']');
 
 function fragment<S>(intervals: Interval[], sums: Map<number, S[]>, row: (key: number, iv: Interval, s: S) => unknown) {
-  const rows = new Map<number, Buffer>();
-  let size = 0;
-  for (const [key, list] of sums) {
-    const bytes = Buffer.from(list.map((s, i) => JSON.stringify(row(key, intervals[i]!, s))).join(','));
-    rows.set(key, bytes);
-    size += bytes.length + 64;
-  }
+  const keys = [...sums.keys()];
+  // One allocation for the day's rows: a Buffer.from each would pin slices of Node's shared pool while kept.
+  const texts = ownedTexts(
+    keys.map((key) =>
+      sums
+        .get(key)!
+        .map((s, i) => JSON.stringify(row(key, intervals[i]!, s)))
+        .join(','),
+    ),
+  );
+  const rows = new Map(keys.map((key, i) => [key, texts[i]!]));
+  const size = texts.reduce((n, t) => n + t.length + 64, 0);
   return { intervals, rows, size: size + intervals.length * 32 };
 }
 
