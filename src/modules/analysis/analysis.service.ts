@@ -28,7 +28,12 @@ export class AnalysisService {
   private readonly days: DayCache;
   private readonly grids: GridCache | null;
 
-  /** `cacheBytes`: memory for answers of whole past days (day-cache.ts); 0 computes every answer afresh. */
+  /**
+   * `cacheBytes`: memory for whole past days (ANALYSIS_CACHE_MB), half for
+   * their answers' bytes (day-cache.ts), half for their counter grids
+   * (day-grids.ts), so the setting is what the node spends; 0 computes every
+   * answer afresh.
+   */
   constructor(
     private readonly db: Database,
     accounts: AccountService,
@@ -36,8 +41,8 @@ export class AnalysisService {
     private readonly clock: Clock = systemClock,
   ) {
     this.accounts = accounts;
-    this.days = new DayCache(cacheBytes);
-    this.grids = cacheBytes > 0 ? new GridCache(cacheBytes) : null;
+    this.days = new DayCache(cacheBytes / 2);
+    this.grids = cacheBytes > 0 ? new GridCache(cacheBytes / 2) : null;
   }
 
   /** The answer's `data` as JSON bytes, in pieces to send one after another (see hitsDataJson), and the path that computed it. */
