@@ -103,6 +103,10 @@ forEachDatabase('Agent/live', (use) => {
       }),
     ).toEqual([a3]);
     expect((await h.post('/api/v2/Agent/live', { ssid: t.ssid, groupid: 987654 })).body.code).toBe(1006);
+    // No group can have an id past the safe integers (a PostgreSQL bigint once answered 500 here) or one that is not digits.
+    for (const groupid of [1e308, Number.MAX_SAFE_INTEGER + 2, 'abc', -1]) {
+      expect((await h.post('/api/v2/Agent/live', { ssid: t.ssid, groupid })).body.code).toBe(1006);
+    }
     expect((await h.post('/api/v2/Agent/live', { ssid: t.ssid, filter: [{ key: 'colour', val: 'red' }] })).body.code).toBe(1502);
     expect((await h.post('/api/v2/Agent/live', { ssid: t.ssid, filter: [{ key: 'state', val: 'sleeping' }] })).body.code).toBe(1502);
     expect((await h.post('/api/v2/Agent/live', { ssid: t.ssid, filter: 'state' })).body.code).toBe(1502);

@@ -5,7 +5,8 @@ const Hms = Type.Array(Type.String(), { minItems: 3, maxItems: 3, description: '
 
 export const LiveBody = Type.Object({
   groupid: Type.Optional(
-    Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^[0-9]{0,15}$' })], {
+    Type.Union([Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), Type.String({ pattern: '^[0-9]{0,15}$' })], {
+      'x-code': 1006,
       description:
         "Group filter; default: the account's defaultGroupId (55 for a new account), all agents when that group does not exist or the setting is null",
     }),
