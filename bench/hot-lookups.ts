@@ -22,15 +22,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
-import { cpuMicros, ensureBenchDatabase, hasTaskset, PG_URL, pinned, root, startServerProcess, startChild, stopChild } from './support.js';
+import { cpuMicros, hasTaskset, openKeptBenchDatabase, pinned, root, startServerProcess, startChild, stopChild } from './support.js';
 import { parseArgs } from '../src/cli/args.js';
 import { seedContacts, seededContact, progressLine } from '../src/cli/seed-contacts.js';
 import { systemClock } from '../src/clock.js';
 import { migrate } from '../src/db/migrate.js';
-import { PostgresDatabase } from '../src/db/postgres.js';
-import { SqliteDatabase } from '../src/db/sqlite.js';
-import type { Database, Dialect } from '../src/db/types.js';
+import type { Dialect } from '../src/db/types.js';
 import { AccountService } from '../src/modules/account/account.service.js';
 import { DncService } from '../src/modules/directory/dnc.service.js';
 
@@ -77,21 +74,9 @@ function requireWrk(): void {
   }
 }
 
-async function openBenchDb(dialect: Dialect): Promise<{ db: Database; env: Record<string, string> }> {
-  if (dialect === 'sqlite') return { db: new SqliteDatabase(path.join(DATA_DIR, 'callcenter.db')), env: { DATA_DIR } };
-  await ensureBenchDatabase();
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA IF NOT EXISTS ${PG_SCHEMA}`);
-  await admin.end();
-  const opts = `-c search_path=${PG_SCHEMA}`;
-  const url = `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(opts)}`;
-  return { db: new PostgresDatabase(PG_URL, 4, opts), env: { DATABASE_URL: url } };
-}
-
 /** Migrated database with the bench account holding CONTACTS contacts (and a few DNC entries). */
 async function prepare(dialect: Dialect): Promise<Record<string, string>> {
-  const { db, env } = await openBenchDb(dialect);
+  const { db, env } = await openKeptBenchDatabase(dialect, DATA_DIR, PG_SCHEMA);
   try {
     await migrate(db);
     const accounts = new AccountService(db, systemClock);

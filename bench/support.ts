@@ -150,6 +150,29 @@ export async function openFreshBenchDatabase(dialect: Dialect, name: string): Pr
   return new PostgresDatabase(PG_URL, 4, `-c search_path=${schema}`);
 }
 
+/** The bench PostgreSQL database's URL with `schema` as the search path (a server's DATABASE_URL). */
+function schemaUrl(schema: string): string {
+  return `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+}
+
+/**
+ * A database kept between runs (seeded data a benchmark reuses), opened in
+ * this process and as a server's environment: `dataDir`'s SQLite file, or
+ * `schema` of the bench PostgreSQL database (created when missing).
+ */
+export async function openKeptBenchDatabase(dialect: Dialect, dataDir: string, schema: string): Promise<{ db: Database; env: Record<string, string> }> {
+  if (dialect === 'sqlite') {
+    fs.mkdirSync(dataDir, { recursive: true });
+    return { db: new SqliteDatabase(path.join(dataDir, 'callcenter.db')), env: { DATA_DIR: dataDir } };
+  }
+  await ensureBenchDatabase();
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  await admin.end();
+  return { db: new PostgresDatabase(PG_URL, 4, `-c search_path=${schema}`), env: { DATABASE_URL: schemaUrl(schema) } };
+}
+
 /** A fresh, empty database for one benchmark's server: a temporary SQLite directory or a new PostgreSQL schema, as environment. */
 export async function freshBenchDatabase(dialect: Dialect, name: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   if (dialect === 'sqlite') {
@@ -158,9 +181,8 @@ export async function freshBenchDatabase(dialect: Dialect, name: string): Promis
   }
   const schema = `bench_${name}_${process.pid}`;
   await recreateSchema(schema);
-  const url = `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   return {
-    env: { DATABASE_URL: url },
+    env: { DATABASE_URL: schemaUrl(schema) },
     drop: async () => {
       const c = new pg.Client({ connectionString: PG_URL });
       await c.connect();
