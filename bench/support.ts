@@ -65,15 +65,20 @@ export function serverArgs(): string[] {
   return [...extra, 'bin/callcenter.js', 'serve'];
 }
 
+/** The words of `dir`'s start script (package.json). */
+function startScriptWords(dir: string): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  return pkg.scripts.start.split(/\s+/).filter(Boolean);
+}
+
 /**
  * The environment `npm start` gives the server: the leading `NAME=value`
  * words of `dir`'s start script (package.json), so a benchmark measures the
  * server as the README starts it.
  */
 export function startScriptEnv(dir = root): Record<string, string> {
-  const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const env: Record<string, string> = {};
-  for (const word of pkg.scripts.start.split(/\s+/)) {
+  for (const word of startScriptWords(dir)) {
     const m = /^([A-Za-z_]\w*)=(.*)$/.exec(word);
     if (!m) break;
     env[m[1]!] = m[2]!;
@@ -81,14 +86,24 @@ export function startScriptEnv(dir = root): Record<string, string> {
   return env;
 }
 
+/** The node flags of `dir`'s start script: the `--…` words between `node` and the script. */
+export function startScriptNodeArgs(dir = root): string[] {
+  const words = startScriptWords(dir);
+  const flags: string[] = [];
+  for (let i = words.indexOf('node') + 1; i > 0 && i < words.length && words[i]!.startsWith('--'); i++) flags.push(words[i]!);
+  return flags;
+}
+
 /**
  * A server (`callcenter serve` of checkout `cwd`, default this one) started
- * as its `npm start` starts it, with `env` on top; `nodeArgs` before the
- * script (a runtime variant). Pinned to `core`.
+ * as its `npm start` starts it (environment and node flags), with `env` on
+ * top; `nodeArgs` after the start script's flags (a runtime variant). Pinned
+ * to `core`.
  */
 export function startServerProcess(env: Record<string, string>, opts: { core?: number; cwd?: string; nodeArgs?: string[] } = {}): ChildProcess {
   const cwd = opts.cwd ?? root;
-  return startChild(process.execPath, [...(opts.nodeArgs ?? []), ...serverArgs()], { ...startScriptEnv(cwd), ...env }, opts.core ?? 0, cwd);
+  const nodeArgs = [...startScriptNodeArgs(cwd), ...(opts.nodeArgs ?? [])];
+  return startChild(process.execPath, [...nodeArgs, ...serverArgs()], { ...startScriptEnv(cwd), ...env }, opts.core ?? 0, cwd);
 }
 
 /** The command, pinned to one core when taskset exists (server on 0, load on 1). */
