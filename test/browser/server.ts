@@ -32,11 +32,26 @@ export interface RunningServer {
 
 /**
  * The real server as a user starts it (`node bin/callcenter.js serve`) on a
- * free port and a fresh embedded database in a temporary DATA_DIR.
+ * free port and a fresh embedded database in a temporary DATA_DIR. freePort
+ * releases the port before the server binds it, so another test's listener
+ * can take it first: the server then exits with EADDRINUSE and starts again
+ * on another port, and it is ready only when /healthz gives our own answer.
  */
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'cc-browser-'));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort(), dataDir, extraEnv);
+    } catch (err) {
+      if (attempt >= 5 || !/EADDRINUSE/.test(String(err))) {
+        rmSync(dataDir, { recursive: true, force: true });
+        throw err;
+      }
+    }
+  }
+}
+
+async function startOn(port: number, dataDir: string, extraEnv: Record<string, string>): Promise<RunningServer> {
   const env: Record<string, string | undefined> = {
     ...process.env,
     HOST: '127.0.0.1',
@@ -61,9 +76,9 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
       if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
       try {
         const res = await fetch(`${baseUrl}/healthz`);
-        if (res.status === 200) return;
+        if (res.status === 200 && ((await res.json()) as { status?: string }).status === 'ok') return;
       } catch {
-        // not listening yet
+        // not listening yet (or another listener's answer)
       }
       if (Date.now() > deadline) throw new Error(`server did not start within 30 s:\n${out}`);
       await new Promise((r) => setTimeout(r, 100));
