@@ -34,7 +34,7 @@ export class TokenedCache<V> {
       this.entries.delete(key);
       this.used -= old.size;
     }
-    const size = this.sizeOf(value) + key.length * 2 + 256;
+    const size = this.charge(key, value);
     if (size > this.maxBytes) return;
     for (const [k, e] of this.entries) {
       if (this.used + size <= this.maxBytes) break;
@@ -43,6 +43,11 @@ export class TokenedCache<V> {
     }
     this.entries.set(key, { token, value, size });
     this.used += size;
+  }
+
+  /** What keeping `value` under `key` counts against the budget. */
+  charge(key: string, value: V): number {
+    return this.sizeOf(value) + key.length * 2 + 256;
   }
 
   /** Bytes held, as counted against the budget. */

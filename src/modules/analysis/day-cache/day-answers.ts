@@ -44,18 +44,28 @@ function splitByDay(grid: Grid): Map<number, Grid> {
 /**
  * The answer's buckets, one fragment per segment in time order: whole days
  * from the cache when their token still holds, the rest computed — each run
- * of consecutive days in one roll-up read — and whole days kept for next time.
+ * of consecutive days in one roll-up read — and whole days kept for next time,
+ * as many as fit the budget beside the answer's days already kept.
  * The token was read before the rows, so a day changed meanwhile is kept
  * under its older token and simply computed again by the next request.
  */
 export async function fragmentsByDay(cache: DayCache, plan: DayAnswerPlan): Promise<BucketFragment[]> {
   const { segments } = plan;
   const tokens = segments.map((s) => tokenOf(s, plan.versions));
-  const out = segments.map((s, i) => (s.whole ? cache.get(`${plan.key}|${s.day}`, tokens[i]!) : undefined));
+  const keyOf = (s: DaySegment) => `${plan.key}|${s.day}`;
+  const out = segments.map((s, i) => (s.whole ? cache.get(keyOf(s), tokens[i]!) : undefined));
+  // The budget this answer's own days hold: a day is kept only while they all fit. Kept
+  // regardless, the days of an answer larger than the budget (a month of hours by agent:
+  // 31 × 0.85 MB against 16 MB) would evict each other in turn and none be found next time.
+  let claimed = 0;
+  out.forEach((f, i) => f && (claimed += cache.charge(keyOf(segments[i]!), f)));
   const keep = (k: number, written: BucketFragment) => {
     const s = segments[k]!;
-    const f = s.whole ? { bytes: ownedBytes(written.bytes), keys: written.keys } : written;
-    if (s.whole) cache.set(`${plan.key}|${s.day}`, tokens[k]!, f);
+    out[k] = written;
+    if (!s.whole || claimed + cache.charge(keyOf(s), written) > cache.maxBytes) return;
+    const f = { bytes: ownedBytes(written.bytes), keys: written.keys };
+    claimed += cache.charge(keyOf(s), f);
+    cache.set(keyOf(s), tokens[k]!, f);
     out[k] = f;
   };
   for (let i = 0; i < segments.length;) {
