@@ -1,21 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { onFreePort } from '../helpers/ports.js';
 
 export const ADMIN = { username: 'wallboard-admin', password: 'wallboard-password' };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export interface RunningServer {
   baseUrl: string;
@@ -32,22 +21,17 @@ export interface RunningServer {
 
 /**
  * The real server as a user starts it (`node bin/callcenter.js serve`) on a
- * free port and a fresh embedded database in a temporary DATA_DIR. freePort
- * releases the port before the server binds it, so another test's listener
- * can take it first: the server then exits with EADDRINUSE and starts again
- * on another port, and it is ready only when /healthz gives our own answer.
+ * free port (again on another when it was taken first: onFreePort) and a
+ * fresh embedded database in a temporary DATA_DIR; ready only when /healthz
+ * gives our own answer, not another listener's.
  */
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cc-browser-'));
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOn(await freePort(), dataDir, extraEnv);
-    } catch (err) {
-      if (attempt >= 5 || !/EADDRINUSE/.test(String(err))) {
-        rmSync(dataDir, { recursive: true, force: true });
-        throw err;
-      }
-    }
+  try {
+    return await onFreePort((port) => startOn(port, dataDir, extraEnv));
+  } catch (err) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
   }
 }
 

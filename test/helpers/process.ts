@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import http from 'node:http';
+import { onFreePort } from './ports.js';
 
 /**
  * Real server processes (`node bin/callcenter.js serve`) for the tests that
@@ -15,19 +15,6 @@ const live = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const child of live) child.kill('SIGKILL');
 });
-
-/** A free TCP port on 127.0.0.1 (asked from the kernel, then released). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Answer {
   http: number;
@@ -92,16 +79,7 @@ export interface StartOptions {
 
 /** Starts `callcenter serve` and resolves once /healthz answers 200. */
 export async function startServerProcess(opts: StartOptions): Promise<ServerProcess> {
-  // freePort releases the port before the server binds it: another test file's listener
-  // (a webhook receiver, a bench server) can take it first. Then this server exits with
-  // EADDRINUSE, and a chosen port is tried again.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOnce(opts, opts.port ?? (await freePort()));
-    } catch (err) {
-      if (opts.port !== undefined || attempt >= 5 || !/EADDRINUSE/.test(String(err))) throw err;
-    }
-  }
+  return opts.port !== undefined ? startOnce(opts, opts.port) : onFreePort((port) => startOnce(opts, port));
 }
 
 async function startOnce(opts: StartOptions, port: number): Promise<ServerProcess> {

@@ -4,7 +4,7 @@ import { createAgent, createGroup } from '../helpers/admin.js';
 import { FakeAmi } from '../helpers/ami-server.js';
 import { createTenant } from '../helpers/factories.js';
 import { forEachDatabase } from '../helpers/harness.js';
-import { freePort } from '../helpers/process.js';
+import { freePort } from '../helpers/ports.js';
 import { baseUrl, closeReaders } from '../helpers/sse.js';
 import { agentLive, memberEvent, waitFor } from './asterisk.fixtures.js';
 import { nowSec } from './events.fixtures.js';

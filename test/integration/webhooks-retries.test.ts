@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTenant } from '../helpers/factories.js';
 import { forEachDatabase, type Harness } from '../helpers/harness.js';
-import { freePort } from '../helpers/process.js';
+import { freePort } from '../helpers/ports.js';
 import { deliverDue, startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { createHook, deliveries, endCall, nextAt } from './webhooks.fixtures.js';
 
