@@ -62,11 +62,14 @@ export async function fragmentsByDay(cache: DayCache, plan: DayAnswerPlan): Prom
   const keep = (k: number, written: BucketFragment) => {
     const s = segments[k]!;
     out[k] = written;
-    if (!s.whole || claimed + cache.charge(keyOf(s), written) > cache.maxBytes) return;
-    const f = { bytes: ownedBytes(written.bytes), keys: written.keys };
-    claimed += cache.charge(keyOf(s), f);
-    cache.set(keyOf(s), tokens[k]!, f);
-    out[k] = f;
+    if (!s.whole) return;
+    // The same charge once copied: ownedBytes keeps the length.
+    const key = keyOf(s);
+    const charge = cache.charge(key, written);
+    if (claimed + charge > cache.maxBytes) return;
+    claimed += charge;
+    out[k] = { bytes: ownedBytes(written.bytes), keys: written.keys };
+    cache.set(key, tokens[k]!, out[k]);
   };
   for (let i = 0; i < segments.length;) {
     if (out[i]) {
