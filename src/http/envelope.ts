@@ -53,6 +53,21 @@ export function withPreserialized<T extends object>(fields: T): T {
   return fields;
 }
 
+/**
+ * An answer's whole envelope as chunks written only as they are pulled:
+ * operation.ts sends them as a stream, with back-pressure, so a large answer
+ * (a month of hours by agent, 26 MB) never exists whole in memory.
+ */
+export class StreamedAnswer {
+  constructor(readonly chunks: Iterable<Buffer>) {}
+}
+
+function* enveloped(data: Iterable<Buffer>): Generator<Buffer, void, undefined> {
+  yield DATA_PREFIX;
+  yield* data;
+  yield CLOSE;
+}
+
 /** Answers larger than this are sent as their pieces (operation.ts), not joined into one buffer first. */
 const JOIN_UP_TO = 256 * 1024;
 
@@ -62,9 +77,15 @@ const JOIN_UP_TO = 256 * 1024;
  * is empty: the bytes are the answer (the response schema check in tests
  * parses the bytes, operation.ts). A small answer is joined into one buffer;
  * a large one stays in pieces (why: analysis/wire/hits-json.ts, joinFragments).
+ * `data` given as an iterable that is not an array is sent as it is pulled
+ * (StreamedAnswer).
  */
-export function preserializedData(pieces: readonly Buffer[]): { data: Record<string, never> } {
+export function preserializedData(pieces: readonly Buffer[] | Iterable<Buffer>): { data: Record<string, never> } {
   const fields = { data: {} };
+  if (!Array.isArray(pieces)) {
+    (fields as Record<symbol, StreamedAnswer>)[PRESERIALIZED] = new StreamedAnswer(enveloped(pieces));
+    return fields;
+  }
   const all = [DATA_PREFIX, ...pieces, CLOSE];
   const size = all.reduce((n, p) => n + p.length, 0);
   (fields as Record<symbol, Buffer | Buffer[]>)[PRESERIALIZED] = size <= JOIN_UP_TO ? Buffer.concat(all, size) : all;

@@ -1,4 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
+import { gunzipSync } from 'node:zlib';
 import { buildApp } from '../../src/app.js';
 import { rebuildRollups } from '../../src/modules/analysis/rollup/rebuild.js';
 import type { CallRecord } from '../../src/modules/calls/call-record.js';
@@ -136,6 +137,27 @@ forEachDatabase('analysis/hits: answers of past days kept per node', (use) => {
       expect(Object.keys(answer.data['7']!)).toHaveLength(48);
       expect(answer.data['7']!['2026-01-21 01:00']).toMatchObject({ TC: 1, AC: 0 });
       expect(answer).toEqual((await ask2(uncached.app)).json());
+    }
+    // A node that does not check its answers against the schema (as deployed) sends the hours as it writes
+    // them: chunked, without a length, compressed when asked; the same answer.
+    const fresh = (await ask2(uncached.app)).json() as unknown;
+    for (const encoding of [undefined, 'gzip']) {
+      for (let round = 0; round < 2; round++) {
+        const res = await other.app.inject({
+          method: 'POST',
+          url: '/api/v2/analysis/hits',
+          payload: body,
+          headers: { origin: 'https://crm.example', ...(encoding ? { 'accept-encoding': encoding } : {}) },
+        });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-length']).toBeUndefined();
+        expect(res.headers['transfer-encoding']).toBe('chunked');
+        expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(res.headers['access-control-allow-origin']).toBe('https://crm.example');
+        expect(res.headers['content-encoding']).toBe(encoding);
+        const text = encoding ? gunzipSync(res.rawPayload).toString('utf8') : res.payload;
+        expect(JSON.parse(text)).toEqual(fresh);
+      }
     }
   });
 

@@ -9,6 +9,7 @@ import type { RawRequest } from './query/request.js';
 import { planHits } from './query/plan.js';
 import { choosePath, composable, type AnalysisPath } from './answer/path.js';
 import { fromKeptDays } from './answer/kept-days.js';
+import { HourCellsCache } from './answer/stored-hours.js';
 import { fromDays, fromSplit } from './answer/cut-days.js';
 import { fromCube, fromRaw, fromRollup } from './answer/grid-reads.js';
 
@@ -25,14 +26,14 @@ export type { AnalysisPath } from './answer/path.js';
  */
 export class AnalysisService {
   private readonly accounts: AccountService;
-  private readonly days: DayCache;
-  private readonly grids: GridCache | null;
+  private readonly caches: { days: DayCache; grids: GridCache | null; cells: HourCellsCache };
 
   /**
    * `cacheBytes`: memory for whole past days (ANALYSIS_CACHE_MB), half for
-   * their answers' bytes (day-cache.ts), half for their counter grids
-   * (day-grids.ts), so the setting is what the node spends; 0 computes every
-   * answer afresh.
+   * their hour cells (answer/stored-hours.ts: a month of hours of every
+   * breakdown), a quarter for their answers' bytes (day-cache.ts: dates, and
+   * hours of named keys), a quarter for their counter grids (day-grids.ts),
+   * so the setting is what the node spends; 0 computes every answer afresh.
    */
   constructor(
     private readonly db: Database,
@@ -41,16 +42,23 @@ export class AnalysisService {
     private readonly clock: Clock = systemClock,
   ) {
     this.accounts = accounts;
-    this.days = new DayCache(cacheBytes / 2);
-    this.grids = cacheBytes > 0 ? new GridCache(cacheBytes / 2) : null;
+    this.caches = {
+      days: new DayCache(cacheBytes / 4),
+      grids: cacheBytes > 0 ? new GridCache(cacheBytes / 4) : null,
+      cells: new HourCellsCache(cacheBytes / 2),
+    };
   }
 
-  /** The answer's `data` as JSON bytes, in pieces to send one after another (see hitsDataJson), and the path that computed it. */
-  async hits(accountId: number, body: RawRequest): Promise<{ dataJson: Buffer[]; path: AnalysisPath }> {
+  /**
+   * The answer's `data` as JSON bytes, in pieces to send one after another
+   * (see hitsDataJson) or, for a large answer of hours, chunks written as they
+   * are pulled (wire/key-major-json.ts), and the path that computed it.
+   */
+  async hits(accountId: number, body: RawRequest): Promise<{ dataJson: Buffer[] | Iterable<Buffer>; path: AnalysisPath }> {
     const p = planHits(this.db, accountId, await this.accounts.settings(accountId), body, this.clock.now());
     const chosen = await choosePath(p);
     let path: AnalysisPath = chosen;
-    const byDay = chosen !== 'cube' && chosen !== 'raw' ? await fromKeptDays(this.days, this.grids, p, chosen) : undefined;
+    const byDay = chosen !== 'cube' && chosen !== 'raw' ? await fromKeptDays(this.caches, p, chosen) : undefined;
     if (byDay !== undefined) {
       if (byDay === null) throw analysisError(1586);
       return { dataJson: byDay, path: chosen === 'split' ? 'days' : path };
@@ -60,8 +68,8 @@ export class AnalysisService {
     const wholeDays = chosen !== 'cube' ? await composable(p) : null;
     if (wholeDays) {
       path = 'days';
-      await fromDays(this.grids, p, grid, wholeDays);
-    } else if (chosen === 'split') await fromSplit(this.grids, p, grid, p.query.range!);
+      await fromDays(this.caches.grids, p, grid, wholeDays);
+    } else if (chosen === 'split') await fromSplit(this.caches.grids, p, grid, p.query.range!);
     else if (chosen === 'raw') await fromRaw(p, grid);
     else if (chosen === 'cube') await fromCube(p, grid);
     else await fromRollup(p, chosen, grid);

@@ -75,6 +75,8 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 export interface HourCellList {
   n: number;
   keys: string[];
+  /** Each key's index in `keys`. */
+  index: Map<string, number>;
   /** The cells of key index k are starts[k] … starts[k + 1] − 1, in hour order. */
   starts: Int32Array;
   cell: Int32Array;
@@ -113,7 +115,12 @@ export function decodeHourCells(cells: HourCells): HourCellList | null {
     while (i < n && cell[i * INTS]! < k) i++;
     starts[k] = i;
   }
-  return { n, keys: cells.keys, starts, cell, reals };
+  return { n, keys: cells.keys, index: new Map(cells.keys.map((k, i) => [k, i])), starts, cell, reals };
+}
+
+/** What a day's cells hold in memory (cache/tokened-cache.ts budgets): the cells, the key table and its index. */
+export function cellListBytes(c: HourCellList): number {
+  return c.cell.buffer.byteLength + c.starts.byteLength + c.keys.length * 128;
 }
 
 /** The counter-vector slots a cell adds to (every other slot stays 0). */

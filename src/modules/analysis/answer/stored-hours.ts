@@ -11,12 +11,36 @@ import type { AnalysisRepository, ValueFilter } from '../query/analysis.reposito
 import type { HourGridRepository } from '../query/hour-grids.repository.js';
 import type { HitsPlan } from '../query/plan.js';
 import { NCOLS, type Dim } from '../rollup/counters.js';
-import { FragmentWriter, type BucketFragment } from '../wire/hits-json.js';
+import type { KeyedDay } from '../wire/key-major-json.js';
+import { TokenedCache } from '../../../cache/tokened-cache.js';
 import { offsetSeconds } from '../../../time/zone.js';
 import { DAY, HOUR, labelOf } from './grid-reads.js';
-import { addCell, CELL_INTS, CELL_SLOTS, decodeHourCells, encodeHourCells, NO_CELLS, type HourCellList, type HourCells } from './hour-grid-codec.js';
+import {
+  addCell,
+  CELL_INTS,
+  CELL_SLOTS,
+  cellListBytes,
+  decodeHourCells,
+  encodeHourCells,
+  NO_CELLS,
+  type HourCellList,
+  type HourCells,
+} from './hour-grid-codec.js';
 
 const EVERY: ValueFilter = { include: null, exclude: [] };
+
+/**
+ * Days' cells kept per node, read out (decodeHourCells), under the day's
+ * change mark: a month of hours by agent is ~9 MB of cells against 26 MB
+ * of the JSON they are written as, so a month of every breakdown fits where
+ * the JSON of one did not (PRODUCT.md §8's memory). Days before today only,
+ * as stored.
+ */
+export class HourCellsCache extends TokenedCache<HourCellList> {
+  constructor(maxBytes: number) {
+    super(maxBytes, cellListBytes);
+  }
+}
 
 /**
  * Stored grids hold every key of every direction: they answer requests with
@@ -47,14 +71,17 @@ export interface HourGridSource {
    * write ~300 kB on every ask after an ingest.
    */
   today: number;
+  /** Days' cells kept in memory (the answers' source; the job keeps none). */
+  kept?: { cache: HourCellsCache; key: (utcDay: number) => string };
 }
 
-const sourceOf = (p: HitsPlan): HourGridSource => ({
+const sourceOf = (p: HitsPlan, cache: HourCellsCache): HourGridSource => ({
   repo: p.repo,
   hourGrids: p.hourGrids,
   dim: p.query.breakDown,
   ghost: p.ghost,
   today: Math.floor(p.now / DAY),
+  kept: { cache, key: (utcDay) => `${p.accountId}|${p.query.breakDown}|${p.ghost}|${utcDay}` },
 });
 
 /** Calls `fn(a, b)` for each run a…b of consecutive days in first…last that `has` does not hold. */
@@ -86,23 +113,43 @@ async function sumAndStore(src: HourGridSource, a: number, b: number, versions: 
 }
 
 /**
- * The cells of the UTC days firstDay…lastDay: stored ones under their day's
- * current mark (`versions`, read before anything else of those days), the
- * others summed and stored (sumAndStore).
+ * The cells of the UTC days firstDay…lastDay: kept ones, then stored ones,
+ * under their day's current mark (`versions`, read before anything else of
+ * those days), the others summed and stored (sumAndStore). Days before
+ * today are kept for the next ask.
  */
 async function cellsOfDays(src: HourGridSource, firstDay: number, lastDay: number, versions: Map<number, number>): Promise<Map<number, HourCellList>> {
   const out = new Map<number, HourCellList>();
-  for (const g of await src.hourGrids.read(src.dim, src.ghost, firstDay, lastDay)) {
-    const cells = g.token === (versions.get(g.utcDay) ?? 0) ? decodeHourCells(g) : null;
-    if (cells) out.set(g.utcDay, cells);
+  const token = (d: number) => String(versions.get(d) ?? 0);
+  const kept = src.kept;
+  if (kept) {
+    for (let d = firstDay; d <= Math.min(lastDay, src.today - 1); d++) {
+      const cells = kept.cache.get(kept.key(d), token(d));
+      if (cells) out.set(d, cells);
+    }
   }
+  const found = (cells: HourCellList, d: number) => {
+    out.set(d, cells);
+    if (kept && d < src.today) kept.cache.set(kept.key(d), token(d), cells);
+  };
+  await eachMissingRun(
+    firstDay,
+    lastDay,
+    (d) => out.has(d),
+    async (a, b) => {
+      for (const g of await src.hourGrids.read(src.dim, src.ghost, a, b)) {
+        const cells = g.token === (versions.get(g.utcDay) ?? 0) ? decodeHourCells(g) : null;
+        if (cells) found(cells, g.utcDay);
+      }
+    },
+  );
   await eachMissingRun(
     firstDay,
     lastDay,
     (d) => out.has(d),
     async (a, b) => {
       const days = await sumAndStore(src, a, b, versions);
-      for (let d = a; d <= b; d++) out.set(d, decodeHourCells(days.get(d) ?? NO_CELLS)!);
+      for (let d = a; d <= b; d++) found(decodeHourCells(days.get(d) ?? NO_CELLS)!, d);
     },
   );
   return out;
@@ -131,59 +178,51 @@ export async function refreshStoredHours(src: HourGridSource, firstDay: number, 
 
 /**
  * The hour buckets of whole local days (consecutive, hour-aligned), one
- * fragment per day, written straight from the stored cells, key by key: no
- * grid of 144,000 vectors for a month by agent, which cost as much as the
- * writing. Same bytes as bucketFragment of a grid of the same hours read
- * from the roll-up (two UTC hours with one local label, on the night clocks
- * go back, are summed).
+ * KeyedDay per day, written key by key straight from the cells as the
+ * answer is sent (wire/key-major-json.ts): no grid of 144,000 vectors for a
+ * month by agent, nor the month's JSON at once. Same bytes as bucketFragment
+ * of a grid of the same hours read from the roll-up (two UTC hours with one
+ * local label, on the night clocks go back, are summed).
  */
-export async function storedHourFragments(p: HitsPlan, segments: DaySegment[], versions: Map<number, number>): Promise<BucketFragment[]> {
+export async function storedHourDays(p: HitsPlan, cache: HourCellsCache, segments: DaySegment[], versions: Map<number, number>): Promise<KeyedDay[]> {
   const q = p.query;
-  const days = await cellsOfDays(sourceOf(p), Math.floor(segments[0]!.from / DAY), Math.floor((segments[segments.length - 1]!.to - 1) / DAY), versions);
+  const src = sourceOf(p, cache);
+  const days = await cellsOfDays(src, Math.floor(segments[0]!.from / DAY), Math.floor((segments[segments.length - 1]!.to - 1) / DAY), versions);
   const keep = keyFilter(p.filters[q.breakDown]);
+  // One vector for every bucket written: it is written at once (BucketOut).
   const v = new Array<number>(NCOLS + 1).fill(0);
   return segments.map((s) => {
     // The UTC days the local day touches (one in UTC, two elsewhere), each with its hours' labels (null: outside the day).
-    const parts: { cells: HourCellList; labels: (string | null)[]; index: Map<string, number> | null }[] = [];
-    let count = 0;
+    const parts: { cells: HourCellList; labels: (string | null)[] }[] = [];
     for (let d = Math.floor(s.from / DAY); d <= Math.floor((s.to - 1) / DAY); d++) {
-      const cells = days.get(d)!;
       const labels = Array.from({ length: 24 }, (_, h) => {
         const at = d * DAY + h * HOUR;
         return at < s.from || at >= s.to ? null : labelOf(q, at + offsetSeconds(p.tz, at));
       });
-      parts.push({ cells, labels, index: null });
-      // Only the cells of this local day: the buffer is sized to them, so it is kept without a copy (cache/owned-bytes.ts ownedBytes).
-      for (let i = 0; i < cells.n; i++) if (labels[cells.cell[i * CELL_INTS + 1]!] !== null) count++;
+      parts.push({ cells: days.get(d)!, labels });
     }
-    if (parts.length > 1) for (const part of parts) part.index = new Map(part.cells.keys.map((k, i) => [k, i]));
-    const w = new FragmentWriter(q, count);
-    const seen = new Set<string>();
-    for (const first of parts) {
-      for (let fk = 0; fk < first.cells.keys.length; fk++) {
-        const key = first.cells.keys[fk]!;
-        if (seen.has(key) || !keep(key)) continue;
-        seen.add(key);
-        w.startKey(key);
+    return {
+      *keys() {
+        for (const part of parts) for (const key of part.cells.keys) if (keep(key)) yield key;
+      },
+      writeKey(key, out) {
         let current: string | null = null;
-        for (const part of parts) {
-          const k = part === first ? fk : part.index!.get(key);
+        for (const { cells, labels } of parts) {
+          const k = cells.index.get(key);
           if (k === undefined) continue;
-          const { cells, labels } = part;
           for (let i = cells.starts[k]!; i < cells.starts[k + 1]!; i++) {
             const label = labels[cells.cell[i * CELL_INTS + 1]!]!;
             if (label === null) continue;
             if (label !== current) {
-              if (current !== null) w.bucket(current, v);
+              if (current !== null) out.bucket(current, v);
               for (const slot of CELL_SLOTS) v[slot] = 0;
               current = label;
             }
             addCell(cells, i, v);
           }
         }
-        if (current !== null) w.bucket(current, v);
-      }
-    }
-    return w.done();
+        if (current !== null) out.bucket(current, v);
+      },
+    };
   });
 }

@@ -13,8 +13,6 @@ export interface DayAnswerPlan {
   /** Counter vectors of [from, to), the local days firstDay…lastDay, per key and bucket label. */
   compute(from: number, to: number, firstDay: number, lastDay: number): Promise<Grid>;
   write(grid: Grid): BucketFragment;
-  /** When given: the fragments of consecutive whole days written without a grid (answer/stored-hours.ts); partial days still go through compute. */
-  wholeDays?(segments: DaySegment[]): Promise<BucketFragment[]>;
 }
 
 function tokenOf(s: DaySegment, versions: Map<number, number>): string {
@@ -76,18 +74,11 @@ export async function fragmentsByDay(cache: DayCache, plan: DayAnswerPlan): Prom
       i++;
       continue;
     }
-    // A run of days not kept: whole days only when they are written without a grid (partial ones,
-    // the ends of a range, are then computed one by one), else whole and partial days in one read.
-    const joins = (k: number) => !out[k] && (!plan.wholeDays || (segments[k]!.whole && segments[i]!.whole));
+    // A run of days not kept, whole and partial ones, in one read.
     let j = i;
-    while (j + 1 < segments.length && joins(j + 1)) j++;
-    if (plan.wholeDays && segments[i]!.whole) {
-      const written = await plan.wholeDays(segments.slice(i, j + 1));
-      for (let k = i; k <= j; k++) keep(k, written[k - i]!);
-    } else {
-      const byDay = splitByDay(await plan.compute(segments[i]!.from, segments[j]!.to, segments[i]!.day, segments[j]!.day));
-      for (let k = i; k <= j; k++) keep(k, plan.write(byDay.get(segments[k]!.day) ?? new Map()));
-    }
+    while (j + 1 < segments.length && !out[j + 1]) j++;
+    const byDay = splitByDay(await plan.compute(segments[i]!.from, segments[j]!.to, segments[i]!.day, segments[j]!.day));
+    for (let k = i; k <= j; k++) keep(k, plan.write(byDay.get(segments[k]!.day) ?? new Map()));
     i = j + 1;
   }
   return out as BucketFragment[];

@@ -29,7 +29,7 @@ export function cell(grid: Grid, key: string, bucket: string): number[] {
   return v;
 }
 
-function byKey(a: string, b: string): number {
+export function byKey(a: string, b: string): number {
   // Numeric ids (agents, groups) in numeric order, the rest (DIDs, campaigns) as strings.
   if (/^\d+$/.test(a) && /^\d+$/.test(b)) return Number(a) - Number(b);
   return a < b ? -1 : a > b ? 1 : 0;
@@ -62,14 +62,41 @@ function counted(row: Map<string, number[]>): [string, number[]][] {
 }
 
 /**
+ * Writes buckets into a JsonBytes: each after a comma (`,"label":{…}`), one
+ * that does not count skipped. The vector is written at once, so the caller
+ * may reuse it.
+ */
+export class BucketOut {
+  private readonly counters: (v: number[]) => void;
+
+  constructor(
+    q: AnalysisQuery,
+    readonly out: JsonBytes,
+  ) {
+    this.counters = counterWriter(q, out);
+  }
+
+  bucket(label: string, v: number[]): void {
+    if (!(v[IX.tc]! > 0 || v[IX.fr_can]! > 0)) return;
+    // Bucket labels are digits, dashes, a space and a colon: nothing to escape.
+    this.out.ascii(',"').ascii(label).ascii('":');
+    this.counters(v);
+  }
+
+  /** Buckets already written (a kept day's span of one key). */
+  span(bytes: Uint8Array): void {
+    this.out.copy(bytes);
+  }
+}
+
+/**
  * Writes one fragment bucket by bucket: `key` starts a key, `bucket` adds
  * one (in label order; one that does not count is skipped), `done` gives
- * the fragment. A key without a counted bucket is left out. The vector is
- * written at once, so the caller may reuse it.
+ * the fragment. A key without a counted bucket is left out.
  */
 export class FragmentWriter {
   private readonly out: JsonBytes;
-  private readonly counters: (v: number[]) => void;
+  private readonly buckets: BucketOut;
   private readonly keys = new Map<string, [number, number]>();
   private key: string | null = null;
   private start = 0;
@@ -77,7 +104,7 @@ export class FragmentWriter {
   /** `cells`: about how many buckets will be written (room is reserved for them). */
   constructor(q: AnalysisQuery, cells: number) {
     this.out = new JsonBytes(256 + cells * (24 + 14 * q.fields.length));
-    this.counters = counterWriter(q, this.out);
+    this.buckets = new BucketOut(q, this.out);
   }
 
   startKey(key: string): void {
@@ -87,10 +114,7 @@ export class FragmentWriter {
   }
 
   bucket(label: string, v: number[]): void {
-    if (!(v[IX.tc]! > 0 || v[IX.fr_can]! > 0)) return;
-    // Bucket labels are digits, dashes, a space and a colon: nothing to escape.
-    this.out.ascii(',"').ascii(label).ascii('":');
-    this.counters(v);
+    this.buckets.bucket(label, v);
   }
 
   done(): BucketFragment {

@@ -93,6 +93,37 @@ export class JsonBytes {
     return this;
   }
 
+  /** Bytes already written elsewhere (a kept day's span), copied in one go. */
+  copy(bytes: Uint8Array): this {
+    this.room(bytes.length);
+    this.buf.set(bytes, this.pos);
+    this.pos += bytes.length;
+    return this;
+  }
+
+  /** Replaces the byte at `at` (already written) with an ASCII character. */
+  put(at: number, ch: string): this {
+    this.buf[at] = ch.charCodeAt(0);
+    return this;
+  }
+
+  /** Drops what was written after the first `length` bytes. */
+  truncate(length: number): this {
+    this.pos = Math.min(this.pos, length);
+    return this;
+  }
+
+  /**
+   * The bytes written, handed over: the writer goes on in a new buffer of
+   * `next` bytes, so the taken ones may be sent while it writes on.
+   */
+  take(next: number): Buffer {
+    const out = this.buf.subarray(0, this.pos);
+    this.buf = Buffer.allocUnsafe(next);
+    this.pos = 0;
+    return out;
+  }
+
   /** The bytes written (a view, not a copy). */
   bytes(): Buffer {
     return this.buf.subarray(0, this.pos);

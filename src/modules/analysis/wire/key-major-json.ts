@@ -1,0 +1,89 @@
+/**
+ * A bucketed answer written key by key as it is sent: `data` is key →
+ * {buckets of every day}, so the bytes of one key are all that must exist
+ * at once. A month of hours by agent is 26 MB of JSON; written whole before
+ * sending (as joinFragments' pieces are) it is 26 MB of fresh memory per
+ * ask, and what V8 and glibc give back of it later is what pushes a node
+ * past its memory budget (PRODUCT.md §8, docs/benchmarks.md).
+ */
+import { JsonBytes } from './json-bytes.js';
+import { BucketOut, byKey, type BucketFragment } from './hits-json.js';
+import type { AnalysisQuery } from '../query/request.js';
+
+/** One local day of a bucketed answer, as the key-major writer reads it. */
+export interface KeyedDay {
+  /** The keys it may write buckets for (a key may still write none: it is then left out). */
+  keys(): Iterable<string>;
+  /** Writes the key's buckets of this day, each after a comma, in label order. */
+  writeKey(key: string, out: BucketOut): void;
+}
+
+/** A day already written (a kept or computed fragment). */
+export function fragmentDay(f: BucketFragment): KeyedDay {
+  return {
+    keys: () => f.keys.keys(),
+    writeKey(key, out) {
+      const span = f.keys.get(key);
+      if (span) out.span(f.bytes.subarray(span[0], span[1]));
+    },
+  };
+}
+
+/** Chunks are handed over once they hold this much (a key of a month of hours by agent: ~150 kB). */
+const CHUNK = 64 * 1024;
+
+/**
+ * `data` of the days (in time order): each key, in key order, with its
+ * buckets of every day; a key none of the days writes a bucket for is left
+ * out. Chunks of about CHUNK bytes or one key, written only as they are
+ * pulled; nothing at all when no key has a bucket (the caller answers 1586).
+ */
+export function* keyMajorJson(q: AnalysisQuery, days: readonly KeyedDay[]): Generator<Buffer, void, undefined> {
+  const all = new Set<string>();
+  for (const d of days) for (const k of d.keys()) all.add(k);
+  const json = new JsonBytes(2 * CHUNK);
+  const out = new BucketOut(q, json);
+  let first = true;
+  for (const key of [...all].sort(byKey)) {
+    const mark = json.length;
+    json
+      .ascii(first ? '{' : ',')
+      .string(key)
+      .ascii(':');
+    const open = json.length;
+    for (const d of days) d.writeKey(key, out);
+    if (json.length === open) {
+      json.truncate(mark);
+      continue;
+    }
+    // Every bucket is written after a comma: the key's first one opens its object instead.
+    json.put(open, '{').ascii('}');
+    first = false;
+    if (json.length >= CHUNK) yield json.take(2 * CHUNK);
+  }
+  if (!first) yield json.ascii('}').bytes();
+}
+
+/**
+ * Pulls chunks until more than `upTo` bytes have come: a smaller answer is
+ * answered as its pieces (sent with its length), a larger one as the chunks
+ * pulled so far followed by the rest, pulled as the socket takes them. Null
+ * when there are none.
+ */
+export function piecesOrStream(chunks: Iterator<Buffer>, upTo = 256 * 1024): Buffer[] | Iterable<Buffer> | null {
+  const head: Buffer[] = [];
+  let size = 0;
+  while (size <= upTo) {
+    const next = chunks.next();
+    if (next.done) return head.length > 0 ? head : null;
+    head.push(next.value);
+    size += next.value.length;
+  }
+  return {
+    *[Symbol.iterator]() {
+      // Handed over one by one: a sent chunk is not kept alive by this list.
+      while (head.length > 0) yield head.shift()!;
+      for (let next = chunks.next(); !next.done; next = chunks.next()) yield next.value;
+    },
+  };
+}
