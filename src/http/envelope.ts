@@ -59,7 +59,17 @@ export function withPreserialized<T extends object>(fields: T): T {
  * (a month of hours by agent, 26 MB) never exists whole in memory.
  */
 export class StreamedAnswer {
-  constructor(readonly chunks: Iterable<Buffer>) {}
+  constructor(
+    readonly chunks: Iterable<Buffer>,
+    /** Called with each chunk once it has been sent (its buffer may then be written again). */
+    readonly release?: (chunk: Buffer) => void,
+  ) {}
+}
+
+/** An answer's `data` as chunks written as they are pulled (see StreamedAnswer). */
+export interface DataStream {
+  chunks: Iterable<Buffer>;
+  release?(chunk: Buffer): void;
 }
 
 function* enveloped(data: Iterable<Buffer>): Generator<Buffer, void, undefined> {
@@ -77,13 +87,13 @@ const JOIN_UP_TO = 256 * 1024;
  * is empty: the bytes are the answer (the response schema check in tests
  * parses the bytes, operation.ts). A small answer is joined into one buffer;
  * a large one stays in pieces (why: analysis/wire/hits-json.ts, joinFragments).
- * `data` given as an iterable that is not an array is sent as it is pulled
- * (StreamedAnswer).
+ * `data` given as a DataStream is sent as it is pulled (StreamedAnswer).
  */
-export function preserializedData(pieces: readonly Buffer[] | Iterable<Buffer>): { data: Record<string, never> } {
+export function preserializedData(pieces: readonly Buffer[] | DataStream): { data: Record<string, never> } {
   const fields = { data: {} };
   if (!Array.isArray(pieces)) {
-    (fields as Record<symbol, StreamedAnswer>)[PRESERIALIZED] = new StreamedAnswer(enveloped(pieces));
+    const stream = pieces as DataStream;
+    (fields as Record<symbol, StreamedAnswer>)[PRESERIALIZED] = new StreamedAnswer(enveloped(stream.chunks), stream.release?.bind(stream));
     return fields;
   }
   const all = [DATA_PREFIX, ...pieces, CLOSE];

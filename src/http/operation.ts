@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -7,6 +6,7 @@ import type { Permission } from '../auth/permissions.js';
 import type { Principal, PrincipalKind } from '../auth/principal.js';
 import { admissionHook } from './admission.js';
 import { sendCompressedPieces } from './compression.js';
+import { sendStreamed } from './streamed-answer.js';
 import { PRESERIALIZED, RAW_ANSWER, StreamedAnswer, successEnvelope } from './envelope.js';
 import { AppError, messageOf, type CatalogueModule } from '../errors/catalogue.js';
 import { BODY_SECURITY, EXAMPLE_SSID, errorAnswerSchema, httpErrorResponses } from './openapi.js';
@@ -191,7 +191,7 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
         if (bytes instanceof StreamedAnswer) {
           // Checked whole (tests), so sent as pieces then; else written as the socket takes it.
           if (responseCheck) bytes = [...bytes.chunks];
-          else return reply.type('application/json; charset=utf-8').send(Readable.from(bytes.chunks, { objectMode: false }));
+          else return sendStreamed(request, reply, bytes);
         }
         if (responseCheck) {
           // An answer sent as ready bytes (or text) is checked as the client will read it.

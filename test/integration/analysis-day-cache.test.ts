@@ -1,5 +1,6 @@
 import { beforeAll, expect, it } from 'vitest';
-import { gunzipSync } from 'node:zlib';
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { buildApp } from '../../src/app.js';
 import { rebuildRollups } from '../../src/modules/analysis/rollup/rebuild.js';
 import type { CallRecord } from '../../src/modules/calls/call-record.js';
@@ -141,7 +142,7 @@ forEachDatabase('analysis/hits: answers of past days kept per node', (use) => {
     // A node that does not check its answers against the schema (as deployed) sends the hours as it writes
     // them: chunked, without a length, compressed when asked; the same answer.
     const fresh = (await ask2(uncached.app)).json() as unknown;
-    for (const encoding of [undefined, 'gzip']) {
+    for (const encoding of [undefined, 'gzip', 'br']) {
       for (let round = 0; round < 2; round++) {
         const res = await other.app.inject({
           method: 'POST',
@@ -155,10 +156,28 @@ forEachDatabase('analysis/hits: answers of past days kept per node', (use) => {
         expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
         expect(res.headers['access-control-allow-origin']).toBe('https://crm.example');
         expect(res.headers['content-encoding']).toBe(encoding);
-        const text = encoding ? gunzipSync(res.rawPayload).toString('utf8') : res.payload;
-        expect(JSON.parse(text)).toEqual(fresh);
+        expect(res.headers.vary).toMatch(/accept-encoding/i);
+        const text = encoding === 'br' ? brotliDecompressSync(res.rawPayload) : encoding ? gunzipSync(res.rawPayload) : res.rawPayload;
+        expect(JSON.parse(text.toString('utf8'))).toEqual(fresh);
       }
     }
+    // Over a real socket, read slowly: every chunk arrives intact although its buffer is written again once sent.
+    const url = await other.app.listen({ port: 0, host: '127.0.0.1' });
+    const parts: Buffer[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const req = request(`${url}/api/v2/analysis/hits`, { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+        res.on('data', (chunk: Buffer) => {
+          parts.push(chunk);
+          res.pause();
+          setTimeout(() => res.resume(), 2);
+        });
+        res.on('end', resolve);
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(body));
+    });
+    expect(JSON.parse(Buffer.concat(parts).toString('utf8'))).toEqual(fresh);
   });
 
   it('answers a changed ghost threshold at once (the threshold is part of what a kept day depends on)', async () => {

@@ -1,10 +1,11 @@
 import type { DayCache } from '../day-cache/day-cache.js';
+import type { DataStream } from '../../../http/envelope.js';
 import { fragmentsByDay } from '../day-cache/day-answers.js';
 import { daySegments } from '../day-cache/day-segments.js';
 import type { GridCache } from '../day-cache/day-grids.js';
 import { dayAnswerKey, type HitsPlan } from '../query/plan.js';
 import { bucketFragment, joinFragments, type Grid } from '../wire/hits-json.js';
-import { fragmentDay, keyMajorJson, piecesOrStream, type KeyedDay } from '../wire/key-major-json.js';
+import { ChunkPool, fragmentDay, keyMajorJson, piecesOrStream, type KeyedDay } from '../wire/key-major-json.js';
 import { fromSplit } from './cut-days.js';
 import { DAY, HOUR, fromRollup } from './grid-reads.js';
 import { MAX_KEPT_RANGE_DAYS } from './path.js';
@@ -23,7 +24,7 @@ export async function fromKeptDays(
   caches: { days: DayCache; grids: GridCache | null; cells: HourCellsCache },
   p: HitsPlan,
   path: 'daily' | 'hourly' | 'split',
-): Promise<Buffer[] | Iterable<Buffer> | null | undefined> {
+): Promise<Buffer[] | DataStream | null | undefined> {
   const { days, grids, cells } = caches;
   const q = p.query;
   const r = q.range;
@@ -61,7 +62,8 @@ export async function fromKeptDays(
     );
     const parts: KeyedDay[] = [];
     for (const s of segments) parts.push(s.whole ? stored.shift()! : fragmentDay(bucketFragment(q, await compute(s.from, s.to, s.day, s.day))));
-    return piecesOrStream(keyMajorJson(q, parts));
+    const pool = new ChunkPool();
+    return piecesOrStream(keyMajorJson(q, parts, pool), pool);
   }
   const fragments = await fragmentsByDay(days, {
     // Hour buckets of a whole day are the same whichever way the range ends: kept once for both paths.

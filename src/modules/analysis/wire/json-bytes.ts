@@ -9,8 +9,9 @@ export class JsonBytes {
   private buf: Buffer;
   private pos = 0;
 
-  constructor(initial = 64 * 1024) {
-    this.buf = Buffer.allocUnsafe(initial);
+  /** `initial`: the buffer to write in first, or its size. */
+  constructor(initial: number | Buffer = 64 * 1024) {
+    this.buf = typeof initial === 'number' ? Buffer.allocUnsafe(initial) : initial;
   }
 
   private room(n: number): void {
@@ -114,12 +115,13 @@ export class JsonBytes {
   }
 
   /**
-   * The bytes written, handed over: the writer goes on in a new buffer of
-   * `next` bytes, so the taken ones may be sent while it writes on.
+   * The bytes written, handed over: the writer goes on in `next` (a buffer
+   * of its own, or a new one of that many bytes), so the taken ones may be
+   * sent while it writes on.
    */
-  take(next: number): Buffer {
+  take(next: number | Buffer): Buffer {
     const out = this.buf.subarray(0, this.pos);
-    this.buf = Buffer.allocUnsafe(next);
+    this.buf = typeof next === 'number' ? Buffer.allocUnsafe(next) : next;
     this.pos = 0;
     return out;
   }

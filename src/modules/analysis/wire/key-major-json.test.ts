@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AnalysisQuery } from '../query/request.js';
+import type { DataStream } from '../../../http/envelope.js';
 import { IX, NCOLS } from '../rollup/counters.js';
 import { bucketFragment, cell, type Grid } from './hits-json.js';
 import { fragmentDay, keyMajorJson, piecesOrStream, type KeyedDay } from './key-major-json.js';
@@ -22,7 +23,7 @@ function countingDay(label: string, keys: number, tc: (key: number) => number, w
   };
 }
 
-const text = (chunks: Iterable<Buffer>) => Buffer.concat([...chunks]).toString('utf8');
+const text = (chunks: Iterable<Buffer> | DataStream) => Buffer.concat([...('chunks' in chunks ? chunks.chunks : chunks)]).toString('utf8');
 
 describe('keyMajorJson', () => {
   it('writes each key with its buckets of every day in time order, numeric keys in numeric order, keys without a bucket left out', () => {
