@@ -61,6 +61,7 @@ export function sendStreamed(request: FastifyRequest, reply: FastifyReply, answe
     }
     dest.end();
   })().catch((err: Error) => {
+    request.log.error({ err }, 'streamed answer failed after its headers were sent');
     // Past hijack() Fastify no longer answers for us: close the connection rather than leave the client waiting.
     dest.destroy(err);
     res.destroy(err);
