@@ -71,6 +71,19 @@ forEachDatabase('reports: answers of whole days kept per node', (use) => {
     };
   });
 
+  it('sends a large report (over 256 kB) as it is written, chunked, equal to a node keeping nothing', async () => {
+    await createGroup(h, t);
+    const week = { from: D - 86400, to: D + 6 * 86400 - 1, interval: '15m' };
+    const fresh = await uncached.app.inject({ method: 'POST', url: '/api/v2/report/queue', payload: { ssid: t.ssid, ...week } });
+    expect(fresh.rawPayload.length).toBeGreaterThan(256 * 1024);
+    for (let round = 0; round < 2; round++) {
+      const res = await other.app.inject({ method: 'POST', url: '/api/v2/report/queue', payload: { ssid: t.ssid, ...week } });
+      expect(res.headers['transfer-encoding']).toBe('chunked');
+      expect(res.headers['content-length']).toBeUndefined();
+      expect(res.json()).toEqual(fresh.json());
+    }
+  });
+
   it('answers a repeated question as a node keeping nothing does', async () => {
     for (const [op, interval] of [
       ['queue', 'hour'],

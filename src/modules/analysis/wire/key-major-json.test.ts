@@ -3,7 +3,8 @@ import type { AnalysisQuery } from '../query/request.js';
 import type { DataStream } from '../../../http/envelope.js';
 import { IX, NCOLS } from '../rollup/counters.js';
 import { bucketFragment, cell, type Grid } from './hits-json.js';
-import { fragmentDay, keyMajorJson, piecesOrStream, type KeyedDay } from './key-major-json.js';
+import { fragmentDay, keyMajorJson, type KeyedDay } from './key-major-json.js';
+import { piecesOrStream } from '../../../http/chunk-pool.js';
 
 const q: AnalysisQuery = { breakDown: 'agent', display: 'hour', multi: true, fields: [{ name: 'TC', code: 'TC' }], range: null, filters: {} };
 

@@ -7,7 +7,8 @@ import { agentRow, agentSums, queueRow, queueSums, type AgentParams, type Quarte
 import { utcDayOf } from '../rollup/marks.js';
 import { DayCache } from './day-cache.js';
 import { dayPieces, type DayPiece } from './day-pieces.js';
-import { AnswerPieces } from '../../../http/answer-pieces.js';
+import { CHUNK, ChunkPool, piecesOrStream } from '../../../http/chunk-pool.js';
+import type { DataStream } from '../../../http/envelope.js';
 import { ownedTexts } from '../../../cache/owned-bytes.js';
 
 /** Most rows one report answers (keys × intervals). */
@@ -50,27 +51,61 @@ function fragment<S>(intervals: Interval[], sums: Map<number, S[]>, row: (key: n
 
 /**
  * `[` the rows of every key in order, each key's pieces in time order `]`,
- * as pieces to send one after another: a key's rows of a day of 1 kB or
- * more stay views of the kept bytes (copying megabytes on every answer cost
- * more than all the rest), smaller ones are copied together into 64 kB chunks
- * (a write per piece costs more than copying a few hundred bytes).
+ * as they are pulled: rows of 1 kB or more as views of the kept bytes, the
+ * rest copied into chunks of `pool` (http/chunk-pool.ts). An
+ * answer is sent while it is written, in a few buffers used again once
+ * sent, instead of being gathered whole (a month of every group by hour is
+ * 4.7 MB, and a report asked 100 times a second would otherwise make as
+ * many megabytes of fresh buffers for V8 to find and free).
  */
-function join(keys: readonly number[], parts: readonly Fragment[], missing: (key: number, f: Fragment) => Buffer): Buffer[] {
-  const out = new AnswerPieces();
-  out.add(OPEN);
+/** A key's rows of a day at least this long are sent as views of the kept bytes; shorter ones are copied into the chunk. */
+const VIEW = 1024;
+
+function* join(
+  keys: readonly number[],
+  parts: readonly Fragment[],
+  missing: (key: number, f: Fragment) => Buffer,
+  pool: ChunkPool,
+): Generator<Buffer, void, undefined> {
+  let chunk = pool.get();
+  let pos = OPEN.copy(chunk);
   let first = true;
   for (const key of keys) {
     for (const f of parts) {
       const bytes = f.rows.get(key) ?? missing(key, f);
       if (bytes.length === 0) continue;
-      if (!first) out.add(COMMA);
+      if (bytes.length >= VIEW) {
+        // Kept rows are sent as they are kept, not copied: what was copied before them goes first.
+        if (pos > 0) {
+          yield chunk.subarray(0, pos);
+          chunk = pool.get();
+          pos = 0;
+        }
+        if (!first) yield COMMA;
+        first = false;
+        yield bytes;
+        continue;
+      }
+      if (!first) pos += COMMA.copy(chunk, pos);
       first = false;
-      out.add(bytes);
+      // Room is left: a chunk is handed over at CHUNK bytes, a quarter of the pool's buffers, and these rows are under 1 kB.
+      pos += bytes.copy(chunk, pos);
+      if (pos >= CHUNK) {
+        yield chunk.subarray(0, pos);
+        chunk = pool.get();
+        pos = 0;
+      }
     }
   }
-  out.add(CLOSE);
-  out.cut();
-  return out.list;
+  pos += CLOSE.copy(chunk, pos);
+  yield chunk.subarray(0, pos);
+}
+
+/** The answer's rows as pieces (a small answer) or a stream (see join). */
+function joined(keys: readonly number[], parts: readonly Fragment[], missing: (key: number, f: Fragment) => Buffer): Buffer[] | DataStream {
+  const pool = new ChunkPool();
+  // join yields at least `[]`.
+  return piecesOrStream(join(keys, parts, missing, pool), pool)!;
 }
 
 /**
@@ -115,7 +150,7 @@ export class DayAnswers {
     });
   }
 
-  async queue(repo: ReportRepository, p: QueueParams, range: QuarterRange): Promise<Buffer[]> {
+  async queue(repo: ReportRepository, p: QueueParams, range: QuarterRange): Promise<Buffer[] | DataStream> {
     checkRows(p.keys.length, range, p);
     const pieces = dayPieces(range.start, range.end, p.tz);
     const tokens = await this.tokens(repo, pieces, range);
@@ -131,10 +166,10 @@ export class DayAnswers {
     const sorted = [...keys].sort((a, b) => a - b);
     if (sorted.length * done.reduce((n, f) => n + f.intervals.length, 0) > MAX_ROWS) throw tooManyRows();
     const empty = new QueueSums();
-    return join(sorted, done, (g, f) => Buffer.from(f.intervals.map((iv) => JSON.stringify(queueRow(g, iv, empty, p.sl))).join(',')));
+    return joined(sorted, done, (g, f) => Buffer.from(f.intervals.map((iv) => JSON.stringify(queueRow(g, iv, empty, p.sl))).join(',')));
   }
 
-  async agent(repo: ReportRepository, p: AgentParams, range: QuarterRange): Promise<Buffer[]> {
+  async agent(repo: ReportRepository, p: AgentParams, range: QuarterRange): Promise<Buffer[] | DataStream> {
     checkRows(p.agents.length, range, p);
     const pieces = dayPieces(range.start, range.end, p.tz);
     const tokens = await this.tokens(repo, pieces, range);
@@ -157,7 +192,7 @@ export class DayAnswers {
       parts.push(f);
     }
     const empty = new AgentSums();
-    return join(p.agents, parts, (a, f) => Buffer.from(f.intervals.map((iv) => JSON.stringify(agentRow(a, iv, empty, all))).join(',')));
+    return joined(p.agents, parts, (a, f) => Buffer.from(f.intervals.map((iv) => JSON.stringify(agentRow(a, iv, empty, all))).join(',')));
   }
 }
 
