@@ -64,13 +64,19 @@ export function sendStreamed(request: FastifyRequest, reply: FastifyReply, answe
   void (async () => {
     // Corked: small chunks (a report's kept rows, sent as views) go out together, BATCH bytes a gathered write.
     dest.cork();
+    // Waited for only after a write said so (a 'drain' then follows), and BATCH bytes since the last wait.
+    let full = false;
+    let sent = 0;
     for (const chunk of answer.chunks) {
       if (dest.destroyed || res.destroyed) return;
-      dest.write(chunk, (err) => !err && answer.release?.(chunk));
-      if (dest.writableLength >= BATCH) {
+      full = !dest.write(chunk, (err) => !err && answer.release?.(chunk)) || full;
+      sent += chunk.length;
+      if (full && sent >= BATCH) {
         dest.uncork();
         await writable(dest);
         dest.cork();
+        full = false;
+        sent = 0;
       }
     }
     dest.uncork();
