@@ -58,10 +58,9 @@ export function withPreserialized<T extends object>(fields: T): T {
  * operation.ts sends them as a stream, with back-pressure, so a large answer
  * (a month of hours by agent, 26 MB) never exists whole in memory.
  */
-export class StreamedAnswer {
+export class StreamedAnswer implements DataStream {
   constructor(
     readonly chunks: Iterable<Buffer>,
-    /** Called with each chunk once it has been sent (its buffer may then be written again). */
     readonly release?: (chunk: Buffer) => void,
   ) {}
 }
@@ -69,7 +68,8 @@ export class StreamedAnswer {
 /** An answer's `data` as chunks written as they are pulled (see StreamedAnswer). */
 export interface DataStream {
   chunks: Iterable<Buffer>;
-  release?(chunk: Buffer): void;
+  /** Called with each chunk once it has been sent (its buffer may then be written again). */
+  release?: (chunk: Buffer) => void;
 }
 
 function* enveloped(data: Iterable<Buffer>): Generator<Buffer, void, undefined> {
@@ -93,7 +93,7 @@ export function preserializedData(pieces: readonly Buffer[] | DataStream): { dat
   const fields = { data: {} };
   if (!Array.isArray(pieces)) {
     const stream = pieces as DataStream;
-    (fields as Record<symbol, StreamedAnswer>)[PRESERIALIZED] = new StreamedAnswer(enveloped(stream.chunks), stream.release?.bind(stream));
+    (fields as Record<symbol, StreamedAnswer>)[PRESERIALIZED] = new StreamedAnswer(enveloped(stream.chunks), stream.release);
     return fields;
   }
   const all = [DATA_PREFIX, ...pieces, CLOSE];

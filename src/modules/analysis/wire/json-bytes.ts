@@ -115,13 +115,12 @@ export class JsonBytes {
   }
 
   /**
-   * The bytes written, handed over: the writer goes on in `next` (a buffer
-   * of its own, or a new one of that many bytes), so the taken ones may be
-   * sent while it writes on.
+   * The bytes written, handed over: the writer goes on in `next`, so the
+   * taken ones may be sent while it writes on.
    */
-  take(next: number | Buffer): Buffer {
+  take(next: Buffer): Buffer {
     const out = this.buf.subarray(0, this.pos);
-    this.buf = typeof next === 'number' ? Buffer.allocUnsafe(next) : next;
+    this.buf = next;
     this.pos = 0;
     return out;
   }
