@@ -1,6 +1,6 @@
 /**
  * An answer gathered as pieces to send one after another (operation.ts
- * `sendPieces`, compression.ts `sendCompressedPieces`). Spans of 1 kB and
+ * `sendPieces`, streamed-answer.ts `sendCompressedPieces`). Spans of 1 kB and
  * more stay views of the bytes they were written in; smaller ones (key
  * headers, closing braces, a key's few buckets of a day) are copied together
  * into 64 kB chunks: a write per piece costs more than copying a few hundred

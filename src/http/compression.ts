@@ -1,6 +1,8 @@
-import { Readable } from 'node:stream';
+import type { Transform } from 'node:stream';
+import zlib from 'node:zlib';
+import { negotiate } from '@fastify/accept-negotiator';
 import compress from '@fastify/compress';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
  * Answers of at least this many bytes are compressed when the client asks
@@ -24,21 +26,25 @@ export const COMPRESS_THRESHOLD = 1024;
 export async function installCompression(app: FastifyInstance): Promise<void> {
   // Request bodies are read as they always were (a Content-Encoding header is ignored, PRODUCT.md §3's
   // 1047 for what is not JSON): the plugin's request decompression would answer 415 / 400 instead.
-  await app.register(compress, { global: true, globalDecompression: false, threshold: COMPRESS_THRESHOLD, encodings: ['br', 'gzip'] });
+  await app.register(compress, { global: true, globalDecompression: false, threshold: COMPRESS_THRESHOLD, encodings: ENCODINGS });
 }
 
-const ACCEPTS_COMPRESSION = /\b(?:br|gzip|x-gzip)\b|\*/i;
+/** The encodings offered, in order of preference (the plugin's and the streamed answers'). */
+const ENCODINGS: Array<'br' | 'gzip'> = ['br', 'gzip'];
 
 /**
- * For answers written as pieces (operation.ts sendPieces, which bypass the
- * onSend hooks): when the client accepts a compression, sends the pieces
- * through the plugin's compressing stream and answers true; else false and
- * the caller writes them as they are.
+ * The encoding a large answer written by us (http/streamed-answer.ts) is
+ * compressed with, picked as the plugin picks it, with its negotiator
+ * (`@fastify/accept-negotiator`: q-values, identity; `*` and x-gzip count as
+ * gzip; `x-no-compression` declines); null for none.
  */
-export function sendCompressedPieces(request: FastifyRequest, reply: FastifyReply, pieces: Buffer[]): boolean {
+export function acceptedEncoding(request: FastifyRequest): string | null {
   const accept = request.headers['accept-encoding'];
-  if (typeof accept !== 'string' || !ACCEPTS_COMPRESSION.test(accept) || typeof reply.compress !== 'function') return false;
-  reply.type('application/json; charset=utf-8');
-  reply.compress(Readable.from(pieces, { objectMode: false }));
-  return true;
+  if (typeof accept !== 'string' || request.headers['x-no-compression'] !== undefined) return null;
+  return negotiate(accept.toLowerCase().replace(/\*|x-gzip/g, 'gzip'), ENCODINGS) ?? null;
+}
+
+/** A compressing stream for `encoding`, with the plugin's settings (Brotli quality 4, gzip's defaults). */
+export function compressor(encoding: string): Transform {
+  return encoding === 'br' ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }) : zlib.createGzip();
 }

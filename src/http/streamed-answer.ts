@@ -1,19 +1,7 @@
 import { pipeline, type Writable } from 'node:stream';
-import zlib from 'node:zlib';
-import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { StreamedAnswer } from './envelope.js';
-
-/** What the compression plugin offers (compression.ts), in its order of preference. */
-const ENCODINGS = ['br', 'gzip'];
-
-/** The encoding the client accepts, as @fastify/compress picks it (`*` and x-gzip count as gzip); null for none. */
-function encodingOf(request: FastifyRequest): string | null {
-  const accept = request.headers['accept-encoding'];
-  if (typeof accept !== 'string' || request.headers['x-no-compression'] !== undefined) return null;
-  const chosen = negotiate(accept.toLowerCase().replace(/\*|x-gzip/g, 'gzip'), ENCODINGS);
-  return chosen && chosen !== 'identity' ? chosen : null;
-}
+import { acceptedEncoding, compressor } from './compression.js';
+import { StreamedAnswer } from './envelope.js';
 
 /**
  * Bytes written (corked) before waiting for the socket: more than the
@@ -45,11 +33,10 @@ function writable(dest: Writable): Promise<void> {
  * reply (CORS) go with it; onResponse hooks (metrics, logs) run as for any
  * answer.
  */
-export function sendStreamed(request: FastifyRequest, reply: FastifyReply, answer: StreamedAnswer): void {
+export function sendStreamed(request: FastifyRequest, reply: FastifyReply, answer: StreamedAnswer, encoding = acceptedEncoding(request)): void {
   reply.hijack();
   const res = reply.raw;
   for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) res.setHeader(name, value);
-  const encoding = encodingOf(request);
   res.writeHead(200, {
     'content-type': 'application/json; charset=utf-8',
     vary: 'accept-encoding',
@@ -57,9 +44,9 @@ export function sendStreamed(request: FastifyRequest, reply: FastifyReply, answe
   });
   let dest: Writable = res;
   if (encoding) {
-    const compressor = encoding === 'br' ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }) : zlib.createGzip();
-    pipeline(compressor, res, (err) => err && res.destroy());
-    dest = compressor;
+    const z = compressor(encoding);
+    pipeline(z, res, (err) => err && res.destroy());
+    dest = z;
   }
   void (async () => {
     // Corked: small chunks (a report's kept rows, sent as views) go out together, BATCH bytes a gathered write.
@@ -87,4 +74,17 @@ export function sendStreamed(request: FastifyRequest, reply: FastifyReply, answe
     dest.destroy(err);
     res.destroy(err);
   });
+}
+
+/**
+ * For answers written as pieces (operation.ts sendPieces, which bypass the
+ * onSend hooks): when the client accepts a compression, sends the pieces
+ * compressed, as a streamed answer, and answers true; else false and the
+ * caller writes them as they are (with their length).
+ */
+export function sendCompressedPieces(request: FastifyRequest, reply: FastifyReply, pieces: Buffer[]): boolean {
+  const encoding = acceptedEncoding(request);
+  if (!encoding) return false;
+  sendStreamed(request, reply, new StreamedAnswer(pieces), encoding);
+  return true;
 }
