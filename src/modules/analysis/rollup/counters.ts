@@ -155,36 +155,33 @@ export const DERIVED: Partial<Record<Col, (v: ArrayLike<number>) => number>> = {
   fr_uc: (v) => v[IX.fr_ca]! + v[IX.fr_pm]! + v[IX.fr_cm]!,
 };
 
+/** Counters computed from several columns: the averages and the DERIVED counters. */
+const COMPUTED: Partial<Record<Code, (v: ArrayLike<number>) => number | null>> = {
+  MC: DERIVED.mc!,
+  UC: DERIVED.uc!,
+  FR_UC: DERIVED.fr_uc!,
+  avgRingTime: (v) => (v[IX.tc]! > 0 ? round2(v[IX.ring_sum]! / v[IX.tc]!) : null),
+  avgHoldTime: (v) => (v[IX.ca]! > 0 ? round2(v[IX.hold_sum]! / v[IX.ca]!) : null),
+};
+
 /**
- * The vector slot a counter is read from as it is (GH_UC: slot NCOLS, the
- * ghost count), or -1 for the averages and DERIVED counters, which
- * counterValue computes.
+ * How an API counter is read from a summed vector: as it is from a slot
+ * (GH_UC from slot NCOLS, the ghost count for the account's threshold), or
+ * computed (averages, DERIVED counters). Writers look this up once per
+ * answer, not once per bucket.
  */
-export function counterSlot(code: Code): number {
-  if (code === 'GH_UC') return NCOLS;
-  if (code === 'FR_CAN_FR_PM_N') return IX.fr_can;
-  if (code === 'avgRingTime' || code === 'avgHoldTime' || code.toLowerCase() in DERIVED) return -1;
-  return COLUMN_OF_CODE[code]!;
+export type CounterRead = { slot: number } | { compute: (v: ArrayLike<number>) => number | null };
+
+export function counterRead(code: Code): CounterRead {
+  const compute = COMPUTED[code];
+  if (compute) return { compute };
+  if (code === 'GH_UC') return { slot: NCOLS };
+  if (code === 'FR_CAN_FR_PM_N') return { slot: IX.fr_can };
+  return { slot: COLUMN_OF_CODE[code]! };
 }
 
-/** One API counter from a summed vector; `ghostCount` is the ghost column for the account's threshold. */
-export function counterValue(vec: ArrayLike<number>, code: Code, ghostCount: number): number | null {
-  switch (code) {
-    case 'GH_UC':
-      return ghostCount;
-    case 'FR_CAN_FR_PM_N':
-      return vec[IX.fr_can]!;
-    case 'avgRingTime':
-      return vec[IX.tc]! > 0 ? round2(vec[IX.ring_sum]! / vec[IX.tc]!) : null;
-    case 'avgHoldTime':
-      return vec[IX.ca]! > 0 ? round2(vec[IX.hold_sum]! / vec[IX.ca]!) : null;
-    case 'MC':
-      return DERIVED.mc!(vec);
-    case 'UC':
-      return DERIVED.uc!(vec);
-    case 'FR_UC':
-      return DERIVED.fr_uc!(vec);
-    default:
-      return vec[COLUMN_OF_CODE[code]!]!;
-  }
+/** One API counter from a summed vector (slot NCOLS holding the ghost count). */
+export function counterValue(v: ArrayLike<number>, code: Code): number | null {
+  const read = counterRead(code);
+  return 'slot' in read ? v[read.slot]! : read.compute(v);
 }

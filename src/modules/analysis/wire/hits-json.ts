@@ -1,4 +1,5 @@
-import { counterSlot, counterValue, IX, NCOLS } from '../rollup/counters.js';
+import { IX, NCOLS } from '../rollup/counters.js';
+import { countersWriter, type CountersWriter } from './counters-writer.js';
 import { JsonBytes } from './json-bytes.js';
 import type { AnalysisQuery } from '../query/request.js';
 import { AnswerPieces } from '../../../http/answer-pieces.js';
@@ -37,15 +38,9 @@ export function byKey(a: string, b: string): number {
 
 /** Writes one counters object (`{"TC":1,…}`) for the requested fields. */
 function counterWriter(q: AnalysisQuery, out: JsonBytes): (v: number[]) => void {
-  const codes = q.fields.map((f) => f.code);
-  const slots = codes.map(counterSlot);
-  const prefixes = q.fields.map((f, i) => Buffer.from(`${i === 0 ? '{' : ','}${JSON.stringify(f.name)}:`));
+  const { write, maxBytes } = countersWriter(q.fields);
   return (v) => {
-    for (let i = 0; i < slots.length; i++) {
-      const slot = slots[i]!;
-      out.raw(prefixes[i]!).number(slot >= 0 ? v[slot]! : counterValue(v, codes[i]!, v[NCOLS]!));
-    }
-    out.ascii('}');
+    out.advance(write(out.reserve(maxBytes), out.length, v));
   };
 }
 
@@ -67,20 +62,26 @@ function counted(row: Map<string, number[]>): [string, number[]][] {
  * may reuse it.
  */
 export class BucketOut {
-  private readonly counters: (v: number[]) => void;
+  private readonly counters: CountersWriter;
 
   constructor(
     q: AnalysisQuery,
     readonly out: JsonBytes,
   ) {
-    this.counters = counterWriter(q, out);
+    this.counters = countersWriter(q.fields);
   }
 
   bucket(label: string, v: number[]): void {
     if (!(v[IX.tc]! > 0 || v[IX.fr_can]! > 0)) return;
+    const buf = this.out.reserve(label.length + 4 + this.counters.maxBytes);
+    let pos = this.out.length;
     // Bucket labels are digits, dashes, a space and a colon: nothing to escape.
-    this.out.ascii(',"').ascii(label).ascii('":');
-    this.counters(v);
+    buf[pos++] = 44; // ,
+    buf[pos++] = 34; // "
+    for (let i = 0; i < label.length; i++) buf[pos++] = label.charCodeAt(i);
+    buf[pos++] = 34;
+    buf[pos++] = 58; // :
+    this.out.advance(this.counters.write(buf, pos, v));
   }
 
   /** Buckets already written (a kept day's span of one key). */

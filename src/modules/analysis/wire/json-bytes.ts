@@ -5,6 +5,58 @@
  * megabytes). Integers — almost every counter — are written digit by digit;
  * anything else (averages, integers past 2^31) as String() writes it.
  */
+/** The most bytes writeNumber writes (String() of a double: "-1.2345678901234567e-308" is 24). */
+export const NUMBER_ROOM = 25;
+
+/**
+ * Writes a number at `pos` as JSON.stringify writes it (null for null and
+ * non-finite numbers) and answers the position after it. The caller makes
+ * room for NUMBER_ROOM bytes.
+ */
+export function writeNumber(buf: Uint8Array, pos: number, x: number | null): number {
+  if (x === null) return writeAscii(buf, pos, 'null');
+  // -0 passes (>= 0) and is written "0", as JSON.stringify writes it.
+  if (!(x >= 0 && x <= 0x7fffffff && x === Math.floor(x))) {
+    // Averages are rounded to hundredths: digits too, as String() writes them (String() costs ~0.6 µs
+    // a number, and a month of hours by agent has 288,000 averages).
+    if (x > 0 && x < 21_474_836) {
+      const k = Math.round(x * 100);
+      if (k / 100 === x) return writeHundredths(buf, pos, k);
+    }
+    return writeAscii(buf, pos, Number.isFinite(x) ? String(x) : 'null');
+  }
+  let n = x | 0;
+  if (n < 10) {
+    buf[pos] = 48 + n;
+    return pos + 1;
+  }
+  const digits =
+    n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : n < 1_000_000 ? 6 : n < 10_000_000 ? 7 : n < 100_000_000 ? 8 : n < 1_000_000_000 ? 9 : 10;
+  const end = pos + digits;
+  let i = end;
+  while (n > 0) {
+    const q = (n / 10) | 0;
+    buf[--i] = 48 + n - q * 10;
+    n = q;
+  }
+  return end;
+}
+
+/** k / 100 for k not a multiple of 100: the integer part, a point, one or two digits (no trailing zero). */
+function writeHundredths(buf: Uint8Array, pos: number, k: number): number {
+  const frac = k % 100;
+  pos = writeNumber(buf, pos, (k - frac) / 100);
+  buf[pos++] = 46;
+  buf[pos++] = 48 + ((frac / 10) | 0);
+  if (frac % 10 !== 0) buf[pos++] = 48 + (frac % 10);
+  return pos;
+}
+
+function writeAscii(buf: Uint8Array, pos: number, s: string): number {
+  for (let i = 0; i < s.length; i++) buf[pos++] = s.charCodeAt(i);
+  return pos;
+}
+
 export class JsonBytes {
   private buf: Buffer;
   private pos = 0;
@@ -52,45 +104,23 @@ export class JsonBytes {
 
   /** A number as JSON.stringify writes it; null for null. */
   number(x: number | null): this {
-    if (x === null) return this.ascii('null');
-    // -0 passes (>= 0) and is written "0", as JSON.stringify writes it.
-    if (!(x >= 0 && x <= 0x7fffffff && x === Math.floor(x))) {
-      // Averages are rounded to hundredths: digits too, as String() writes them (String() costs ~0.6 µs
-      // a number, and a month of hours by agent has 288,000 averages).
-      if (x > 0 && x < 21_474_836) {
-        const k = Math.round(x * 100);
-        if (k / 100 === x) return this.hundredths(k);
-      }
-      return this.ascii(Number.isFinite(x) ? String(x) : 'null');
-    }
-    this.room(10);
-    const buf = this.buf;
-    let n = x | 0;
-    if (n < 10) {
-      buf[this.pos++] = 48 + n;
-      return this;
-    }
-    const digits =
-      n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : n < 1_000_000 ? 6 : n < 10_000_000 ? 7 : n < 100_000_000 ? 8 : n < 1_000_000_000 ? 9 : 10;
-    let i = this.pos + digits;
-    this.pos = i;
-    while (n > 0) {
-      const q = (n / 10) | 0;
-      buf[--i] = 48 + n - q * 10;
-      n = q;
-    }
+    this.room(NUMBER_ROOM);
+    this.pos = writeNumber(this.buf, this.pos, x);
     return this;
   }
 
-  /** k / 100 for k not a multiple of 100: the integer part, a point, one or two digits (no trailing zero). */
-  private hundredths(k: number): this {
-    const frac = k % 100;
-    this.number((k - frac) / 100);
-    this.room(3);
-    const buf = this.buf;
-    buf[this.pos++] = 46;
-    buf[this.pos++] = 48 + ((frac / 10) | 0);
-    if (frac % 10 !== 0) buf[this.pos++] = 48 + (frac % 10);
+  /**
+   * Room for `n` more bytes: the buffer to write them in from `length` on,
+   * by hand (then `advance`). For writers that write many values at once.
+   */
+  reserve(n: number): Buffer {
+    this.room(n);
+    return this.buf;
+  }
+
+  /** Marks the bytes up to `pos` (written by hand after `reserve`) as written. */
+  advance(pos: number): this {
+    this.pos = pos;
     return this;
   }
 
