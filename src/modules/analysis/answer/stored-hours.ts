@@ -18,11 +18,11 @@ import { DAY, HOUR, labelOf } from './grid-reads.js';
 import {
   addCell,
   CELL_INTS,
-  CELL_SLOTS,
   cellListBytes,
   decodeHourCells,
   encodeHourCells,
   NO_CELLS,
+  putCell,
   type HourCellList,
   type HourCells,
 } from './hour-grid-codec.js';
@@ -213,12 +213,12 @@ export async function storedHourDays(p: HitsPlan, cache: HourCellsCache, segment
           for (let i = cells.starts[k]!; i < cells.starts[k + 1]!; i++) {
             const label = labels[cells.cell[i * CELL_INTS + 1]!]!;
             if (label === null) continue;
-            if (label !== current) {
+            if (label === current) addCell(cells, i, v);
+            else {
               if (current !== null) out.bucket(current, v);
-              for (const slot of CELL_SLOTS) v[slot] = 0;
+              putCell(cells, i, v);
               current = label;
             }
-            addCell(cells, i, v);
           }
         }
         if (current !== null) out.bucket(current, v);
