@@ -4,40 +4,61 @@ import type { DataStream } from './envelope.js';
 export const CHUNK = 64 * 1024;
 
 /**
- * The buffers one answer's chunks are written in, used again once a chunk
- * has been sent (`release`, called by the sender when the socket or the
- * compressor is done with it): a month of hours by agent is then a few
- * buffers of 256 kB instead of 26 MB of fresh ones, which V8 frees only
- * when a collection finds their wrappers (until then they count in the
- * process's memory).
+ * Buffers answers' chunks are written in, used again once a chunk has been
+ * sent (`release`, called by the sender when the socket or the compressor
+ * is done with it). One pool serves every answer of the process
+ * (`sharedChunks`): a month of hours by agent is then written in the same
+ * few buffers of 256 kB ask after ask, instead of 26 MB of fresh ones a
+ * time, or even a fresh 256 kB for every small answer; V8 frees such memory
+ * only when a collection finds the buffers' wrappers, and until then it
+ * counts in the process's memory (PRODUCT.md §8).
  */
 export class ChunkPool {
   static readonly SIZE = 4 * CHUNK;
   private readonly free: Buffer[] = [];
+  /** The memory this pool handed out: only that is taken back (a kept answer's bytes never are). */
+  private readonly mine = new WeakSet<ArrayBufferLike>();
+
+  /** `keep`: at most this many free buffers are held for later answers. */
+  constructor(private readonly keep = 16) {}
 
   get(): Buffer {
-    return this.free.pop() ?? Buffer.allocUnsafeSlow(ChunkPool.SIZE);
+    const reused = this.free.pop();
+    if (reused) return reused;
+    const fresh = Buffer.allocUnsafeSlow(ChunkPool.SIZE);
+    this.mine.add(fresh.buffer);
+    return fresh;
   }
 
-  /** A sent chunk: its buffer is written again (one that grew past SIZE, or a constant, is left alone). */
+  /** A sent chunk: its buffer is written again (one not from this pool, or already given back, is left alone). */
   release(chunk: Buffer): void {
-    if (chunk.byteOffset !== 0 || chunk.buffer.byteLength !== ChunkPool.SIZE || this.free.length >= 4) return;
-    this.free.push(Buffer.from(chunk.buffer, 0, ChunkPool.SIZE));
+    const memory = chunk.buffer;
+    if (!this.mine.has(memory) || this.free.length >= this.keep || this.free.some((b) => b.buffer === memory)) return;
+    this.free.push(Buffer.from(memory, 0, ChunkPool.SIZE));
   }
 }
 
+/** The pool every answer of the process writes its chunks in. */
+export const sharedChunks = new ChunkPool();
+
 /**
  * Pulls chunks until more than `upTo` bytes have come: a smaller answer is
- * answered as its pieces (sent with its length), a larger one as the chunks
- * pulled so far followed by the rest, pulled as the socket takes them, each
- * given back to `pool` once sent. Null when there are none.
+ * answered whole, copied out of the pool's buffers (which go back to it at
+ * once), and sent with its length; a larger one as the chunks pulled so far
+ * followed by the rest, pulled as the socket takes them, each given back to
+ * `pool` once sent. Null when there are none.
  */
-export function piecesOrStream(chunks: Iterator<Buffer>, pool?: ChunkPool, upTo = 256 * 1024): Buffer[] | DataStream | null {
+export function piecesOrStream(chunks: Iterator<Buffer>, pool = sharedChunks, upTo = 256 * 1024): Buffer[] | DataStream | null {
   const head: Buffer[] = [];
   let size = 0;
   while (size <= upTo) {
     const next = chunks.next();
-    if (next.done) return head.length > 0 ? head : null;
+    if (next.done) {
+      if (head.length === 0) return null;
+      const whole = Buffer.concat(head, size);
+      for (const chunk of head) pool.release(chunk);
+      return [whole];
+    }
     head.push(next.value);
     size += next.value.length;
   }
@@ -49,6 +70,6 @@ export function piecesOrStream(chunks: Iterator<Buffer>, pool?: ChunkPool, upTo 
         for (let next = chunks.next(); !next.done; next = chunks.next()) yield next.value;
       },
     },
-    release: pool && ((chunk) => pool.release(chunk)),
+    release: (chunk) => pool.release(chunk),
   };
 }

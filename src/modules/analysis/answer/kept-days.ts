@@ -6,7 +6,7 @@ import type { GridCache } from '../day-cache/day-grids.js';
 import { dayAnswerKey, type HitsPlan } from '../query/plan.js';
 import { bucketFragment, joinFragments, type Grid } from '../wire/hits-json.js';
 import { fragmentDay, keyMajorJson, type KeyedDay } from '../wire/key-major-json.js';
-import { ChunkPool, piecesOrStream } from '../../../http/chunk-pool.js';
+import { piecesOrStream } from '../../../http/chunk-pool.js';
 import { fromSplit } from './cut-days.js';
 import { DAY, HOUR, fromRollup } from './grid-reads.js';
 import { MAX_KEPT_RANGE_DAYS } from './path.js';
@@ -63,8 +63,7 @@ export async function fromKeptDays(
     );
     const parts: KeyedDay[] = [];
     for (const s of segments) parts.push(s.whole ? stored.shift()! : fragmentDay(bucketFragment(q, await compute(s.from, s.to, s.day, s.day))));
-    const pool = new ChunkPool();
-    return piecesOrStream(keyMajorJson(q, parts, pool), pool);
+    return piecesOrStream(keyMajorJson(q, parts));
   }
   const fragments = await fragmentsByDay(days, {
     // Hour buckets of a whole day are the same whichever way the range ends: kept once for both paths.

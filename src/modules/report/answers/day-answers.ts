@@ -7,7 +7,7 @@ import { agentRow, agentSums, queueRow, queueSums, type AgentParams, type Quarte
 import { utcDayOf } from '../rollup/marks.js';
 import { DayCache } from './day-cache.js';
 import { dayPieces, type DayPiece } from './day-pieces.js';
-import { CHUNK, ChunkPool, piecesOrStream } from '../../../http/chunk-pool.js';
+import { CHUNK, sharedChunks, piecesOrStream, type ChunkPool } from '../../../http/chunk-pool.js';
 import type { DataStream } from '../../../http/envelope.js';
 import { ownedTexts } from '../../../cache/owned-bytes.js';
 
@@ -103,9 +103,8 @@ function* join(
 
 /** The answer's rows as pieces (a small answer) or a stream (see join). */
 function joined(keys: readonly number[], parts: readonly Fragment[], missing: (key: number, f: Fragment) => Buffer): Buffer[] | DataStream {
-  const pool = new ChunkPool();
   // join yields at least `[]`.
-  return piecesOrStream(join(keys, parts, missing, pool), pool)!;
+  return piecesOrStream(join(keys, parts, missing, sharedChunks))!;
 }
 
 /**
