@@ -1,12 +1,24 @@
 import { createHash } from 'node:crypto';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { ambientOf, joinAmbient, runAmbient } from './ambient.js';
 import { DatabaseUnavailableError } from './types.js';
 import type { Database, Listener, Param, Queryable, Row, RunResult } from './types.js';
 
-// BIGINT and COUNT(*) arrive as strings by default; every id and counter here fits a double.
-pg.types.setTypeParser(20, (v) => Number(v));
-pg.types.setTypeParser(1700, (v) => Number(v));
+let driver: typeof pg | null = null;
+
+/**
+ * The driver, loaded when the first PostgreSQL database is opened: a node on
+ * the embedded database never holds it (about 3 MB of heap, PRODUCT.md §8).
+ */
+function pgDriver(): typeof pg {
+  if (driver) return driver;
+  const loaded = createRequire(import.meta.url)('pg') as typeof pg;
+  // BIGINT and COUNT(*) arrive as strings by default; every id and counter here fits a double.
+  loaded.types.setTypeParser(20, (v) => Number(v));
+  loaded.types.setTypeParser(1700, (v) => Number(v));
+  return (driver = loaded);
+}
 
 const names = new Map<string, string>();
 /** A stable statement name per SQL text: each pooled connection prepares it once. */
@@ -88,7 +100,7 @@ export class PostgresDatabase implements Database {
     /** Extra server options, e.g. `-c search_path=…` for isolated test schemas. */
     private readonly options?: string,
   ) {
-    this.pool = new pg.Pool({ connectionString: url, max: poolSize, options, connectionTimeoutMillis: 5000 });
+    this.pool = new (pgDriver().Pool)({ connectionString: url, max: poolSize, options, connectionTimeoutMillis: 5000 });
     // An idle client that loses its server must not crash the process.
     this.pool.on('error', () => undefined);
     this.exec_ = executor(this.pool);
@@ -165,7 +177,7 @@ export class PostgresDatabase implements Database {
 
   private async ensureListener(): Promise<pg.Client> {
     if (this.listenClient) return this.listenClient;
-    const client = new pg.Client({ connectionString: this.url, options: this.options });
+    const client = new (pgDriver().Client)({ connectionString: this.url, options: this.options });
     client.on('error', () => {
       // Reconnect on the next listen; subscribers keep their registrations.
       this.listenClient = null;

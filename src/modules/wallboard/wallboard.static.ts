@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** web/ beside src/: the wallboard's page, style sheet and TypeScript sources. */
@@ -31,8 +30,11 @@ function asset(body: string, type: string): Asset {
  * step at install time and no dist folder that could go stale: a fresh clone
  * serves the wallboard after `npm install && npm start`. esbuild already
  * ships with tsx, which runs the server; bundling takes some tens of ms.
+ * Loaded at the first request for a page: a node nobody opens the wallboard
+ * on never holds it.
  */
 async function bundleScript(entry = 'main.ts'): Promise<Asset> {
+  const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [`${WEB_DIR}src/${entry}`],
     bundle: true,

@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
-import { Agent, buildConnector } from 'undici';
+import type { Agent, buildConnector } from 'undici';
 import { guardedLookup, isForbiddenAddress } from './address-guard.js';
 
 /** At most this much of any answer is read and kept (PRODUCT.md §9). */
@@ -26,12 +26,17 @@ export interface HttpOutcome {
  * connected to is checked again (covers IP literals and DNS rebinding).
  */
 export class WebhookHttp {
-  private readonly agent: Agent;
+  /** Made at the first delivery: a node whose accounts have no webhook never loads undici (about 4 MB of heap). */
+  private agent: Promise<Agent> | null = null;
 
   constructor(
-    allowPrivate: boolean,
+    private readonly allowPrivate: boolean,
     private readonly timeoutMs: number,
-  ) {
+  ) {}
+
+  private async makeAgent(): Promise<Agent> {
+    const { Agent, buildConnector } = await import('undici');
+    const allowPrivate = this.allowPrivate;
     const base = buildConnector(allowPrivate ? {} : { lookup: guardedLookup as never });
     const connect: buildConnector.connector = (opts, callback) => {
       base(opts, (err, socket) => {
@@ -44,7 +49,7 @@ export class WebhookHttp {
         callback(null, socket);
       });
     };
-    this.agent = new Agent({ connect, keepAliveTimeout: 30_000, connections: 64 });
+    return new Agent({ connect, keepAliveTimeout: 30_000, connections: 64 });
   }
 
   async request(method: 'GET' | 'POST', url: string, headers: Record<string, string>, body?: string): Promise<HttpOutcome> {
@@ -52,7 +57,8 @@ export class WebhookHttp {
     const done = (o: Omit<HttpOutcome, 'durationMs'>): HttpOutcome => ({ ...o, durationMs: Math.round(performance.now() - started) });
     const signal = AbortSignal.timeout(this.timeoutMs);
     try {
-      const res = await this.agent.request({ origin: new URL(url).origin, path: pathOf(url), method, headers, body, signal });
+      const agent = await (this.agent ??= this.makeAgent());
+      const res = await agent.request({ origin: new URL(url).origin, path: pathOf(url), method, headers, body, signal });
       const response = await readCapped(res.body);
       const retryAfter = res.headers['retry-after'];
       return done({ httpStatus: res.statusCode, error: null, response, retryAfter: typeof retryAfter === 'string' ? retryAfter : null });
@@ -62,8 +68,10 @@ export class WebhookHttp {
     }
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    const agent = this.agent;
+    this.agent = null;
+    if (agent) await (await agent).close();
   }
 }
 
