@@ -73,14 +73,10 @@ export class JsonBytes {
     this.buf = next;
   }
 
-  /** ASCII text as it is (punctuation, field prefixes, bucket labels: nothing to escape). */
+  /** ASCII text as it is (punctuation, bucket labels: nothing to escape). */
   ascii(s: string): this {
     this.room(s.length);
-    // Locals: the loop must not reload this.buf / this.pos on every byte.
-    const buf = this.buf;
-    let pos = this.pos;
-    for (let i = 0; i < s.length; i++) buf[pos++] = s.charCodeAt(i);
-    this.pos = pos;
+    this.pos = writeAscii(this.buf, this.pos, s);
     return this;
   }
 
@@ -89,16 +85,6 @@ export class JsonBytes {
     const text = JSON.stringify(s);
     this.room(Buffer.byteLength(text));
     this.pos += this.buf.write(text, this.pos, 'utf8');
-    return this;
-  }
-
-  /** Bytes already encoded (a field prefix written thousands of times). */
-  raw(bytes: Uint8Array): this {
-    this.room(bytes.length);
-    const buf = this.buf;
-    let pos = this.pos;
-    for (let i = 0; i < bytes.length; i++) buf[pos++] = bytes[i]!;
-    this.pos = pos;
     return this;
   }
 
