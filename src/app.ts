@@ -144,6 +144,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
 
   const limiter = new RateLimiter(config.rateLimitPerMinute, () => clock.now());
   const services = buildServices(ctx);
+  metrics.watchCaches(() => ({ ...services.analysis.cacheUse(), ...services.reports.cacheUse() }));
   for (const op of allOperations(services)) {
     registerOperation(app, op, { auth, limiter, validateResponses: opts.validateResponses ?? false, audit: services.audit });
   }

@@ -6,6 +6,12 @@
  * is spent; a value larger than the whole budget is not kept. `sizeOf`
  * estimates a value's bytes (the key and the entry itself are added).
  */
+/** What a node keeps in one of its caches, for GET /metrics: bytes held and the budget. */
+export interface CacheUse {
+  bytes: number;
+  maxBytes: number;
+}
+
 export class TokenedCache<V> {
   /** Map order is recency order: a hit moves its entry to the end. */
   private readonly entries = new Map<string, { token: string; value: V; size: number }>();
@@ -53,6 +59,11 @@ export class TokenedCache<V> {
   /** Bytes held, as counted against the budget. */
   get bytes(): number {
     return this.used;
+  }
+
+  /** Bytes held and the budget (see CacheUse). */
+  use(): CacheUse {
+    return { bytes: this.used, maxBytes: this.maxBytes };
   }
 
   get size(): number {

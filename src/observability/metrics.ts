@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CacheUse } from '../cache/tokened-cache.js';
 import type { Database } from '../db/types.js';
 import { RouteHistogram, type RouteSeries } from './route-histogram.js';
 
@@ -23,6 +24,8 @@ export interface StreamMetrics {
 
 export interface Metrics {
   stream: StreamMetrics;
+  /** Adds caches to `callcenter_cache_bytes` and `callcenter_cache_max_bytes`, read at every scrape. */
+  watchCaches(read: () => Record<string, CacheUse>): void;
 }
 
 /**
@@ -80,6 +83,20 @@ export function installMetrics(app: FastifyInstance, db: Database): Metrics {
     },
   });
 
+  const caches: (() => Record<string, CacheUse>)[] = [];
+  const cacheGauge = (name: string, help: string, pick: (u: CacheUse) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['cache'] as const,
+      registers: [registry],
+      collect() {
+        for (const read of caches) for (const [cache, use] of Object.entries(read())) this.set({ cache }, pick(use));
+      },
+    });
+  cacheGauge('callcenter_cache_bytes', "Bytes this node keeps of past days' answers, by cache (ANALYSIS_CACHE_MB, REPORT_CACHE_MB)", (u) => u.bytes);
+  cacheGauge('callcenter_cache_max_bytes', 'The budget of each of those caches in bytes', (u) => u.maxBytes);
+
   // Labelled children cached per route (and status or code): prom-client hashes a label object
   // on every inc/observe, a measurable share of a 60 µs request.
   // Per route: its counters by status and its latency series. The route string is the route's own
@@ -121,6 +138,7 @@ export function installMetrics(app: FastifyInstance, db: Database): Metrics {
   });
 
   return {
+    watchCaches: (read) => void caches.push(read),
     stream: {
       opened() {
         streams.inc();

@@ -125,4 +125,23 @@ forEachDatabase('GET /metrics', (use) => {
     }
     expect(types.map((m) => m.name)).toContain('nodejs_active_handles');
   });
+
+  it('reports what each cache of past days holds and its budget, and a report of a past day fills its cache', async () => {
+    const h = use();
+    const t = await createTenant(h);
+    const config = h.ctx.config;
+    const before = await scrape(h);
+    expect(sample(before, 'callcenter_cache_max_bytes', { cache: 'report_days' })).toBe(config.reportCacheBytes);
+    expect(sample(before, 'callcenter_cache_max_bytes', { cache: 'analysis_hour_cells' })).toBe(config.analysisCacheBytes / 2);
+    expect(sample(before, 'callcenter_cache_max_bytes', { cache: 'analysis_day_answers' })).toBe(config.analysisCacheBytes / 4);
+
+    // Yesterday, a whole local day (UTC): kept by the node once asked.
+    const today = Math.floor(h.clock.now() / 86_400_000) * 86_400;
+    const res = await h.post('/api/v2/report/queue', { ssid: t.ssid, from: today - 86_400, to: today - 1, interval: 'hour' });
+    expect(res.body.status).toBe('success');
+    const after = await scrape(h);
+    expect(sample(after, 'callcenter_cache_bytes', { cache: 'report_days' })).toBeGreaterThan(
+      sample(before, 'callcenter_cache_bytes', { cache: 'report_days' }),
+    );
+  });
 });

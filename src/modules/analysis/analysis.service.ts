@@ -10,6 +10,7 @@ import type { RawRequest } from './query/request.js';
 import { planHits } from './query/plan.js';
 import { choosePath, composable, type AnalysisPath } from './answer/path.js';
 import { fromKeptDays } from './answer/kept-days.js';
+import type { CacheUse } from '../../cache/tokened-cache.js';
 import { HourCellsCache } from './answer/stored-hours.js';
 import { fromDays, fromSplit } from './answer/cut-days.js';
 import { fromCube, fromRaw, fromRollup } from './answer/grid-reads.js';
@@ -47,6 +48,15 @@ export class AnalysisService {
       days: new DayCache(cacheBytes / 4),
       grids: cacheBytes > 0 ? new GridCache(cacheBytes / 4) : null,
       cells: new HourCellsCache(cacheBytes / 2),
+    };
+  }
+
+  /** What this node keeps of past days for analysis/hits (GET /metrics, `callcenter_cache_bytes`). */
+  cacheUse(): Record<string, CacheUse> {
+    return {
+      analysis_hour_cells: this.caches.cells.use(),
+      analysis_day_answers: this.caches.days.use(),
+      analysis_day_grids: this.caches.grids?.use() ?? { bytes: 0, maxBytes: 0 },
     };
   }
 

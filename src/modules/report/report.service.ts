@@ -4,6 +4,7 @@ import { AppError, agentError, fail } from '../../errors/catalogue.js';
 import { preserializedData } from '../../http/envelope.js';
 import type { AccountService } from '../account/account.service.js';
 import type { GroupService } from '../group/group.service.js';
+import type { CacheUse } from '../../cache/tokened-cache.js';
 import { DayAnswers, MAX_ROWS, tooManyRows } from './answers/day-answers.js';
 import { round2 } from './figures.js';
 import { intervalsOf, type IntervalName } from './intervals.js';
@@ -72,6 +73,11 @@ export class ReportService {
     cacheBytes = 32 * 2 ** 20,
   ) {
     this.days = new DayAnswers(cacheBytes);
+  }
+
+  /** What this node keeps of past days' report rows (GET /metrics, `callcenter_cache_bytes`). */
+  cacheUse(): Record<string, CacheUse> {
+    return { report_days: this.days.cacheUse() };
   }
 
   private repo(accountId: number) {

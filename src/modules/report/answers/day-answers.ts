@@ -7,6 +7,7 @@ import { agentRow, agentSums, queueRow, queueSums, type AgentParams, type Quarte
 import { utcDayOf } from '../rollup/marks.js';
 import { DayCache } from './day-cache.js';
 import { dayPieces, type DayPiece } from './day-pieces.js';
+import type { CacheUse } from '../../../cache/tokened-cache.js';
 import { CHUNK, sharedChunks, piecesOrStream, type ChunkPool } from '../../../http/chunk-pool.js';
 import type { DataStream } from '../../../http/envelope.js';
 import { ownedTexts } from '../../../cache/owned-bytes.js';
@@ -132,6 +133,11 @@ export class DayAnswers {
 
   constructor(maxBytes: number) {
     this.cache = new DayCache(maxBytes);
+  }
+
+  /** What the kept days hold (GET /metrics). */
+  cacheUse(): CacheUse {
+    return this.cache.use();
   }
 
   get enabled(): boolean {
