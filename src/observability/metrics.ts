@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { CacheUse } from '../cache/tokened-cache.js';
 import type { Database } from '../db/types.js';
 import { RouteHistogram, type RouteSeries } from './route-histogram.js';
 
@@ -20,6 +19,12 @@ export interface StreamMetrics {
   opened(): void;
   closed(): void;
   reset(reason: string): void;
+}
+
+/** What a cache holds and may hold, in bytes (cache/tokened-cache.ts answers it; observability imports no module). */
+interface CacheUse {
+  bytes: number;
+  maxBytes: number;
 }
 
 export interface Metrics {
