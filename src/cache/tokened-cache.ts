@@ -1,3 +1,9 @@
+/** What a node keeps in one of its caches, for GET /metrics: bytes held and the budget. */
+export interface CacheUse {
+  bytes: number;
+  maxBytes: number;
+}
+
 /**
  * Values kept in memory per node under a token (the change marks of what
  * they were computed from): `get` answers a value only under the token it
@@ -6,12 +12,6 @@
  * is spent; a value larger than the whole budget is not kept. `sizeOf`
  * estimates a value's bytes (the key and the entry itself are added).
  */
-/** What a node keeps in one of its caches, for GET /metrics: bytes held and the budget. */
-export interface CacheUse {
-  bytes: number;
-  maxBytes: number;
-}
-
 export class TokenedCache<V> {
   /** Map order is recency order: a hit moves its entry to the end. */
   private readonly entries = new Map<string, { token: string; value: V; size: number }>();

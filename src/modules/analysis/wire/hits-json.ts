@@ -1,6 +1,6 @@
 import { IX, NCOLS } from '../rollup/counters.js';
 import { countersWriter, type CountersWriter } from './counters-writer.js';
-import { JsonBytes } from './json-bytes.js';
+import { JsonBytes, writeAscii } from './json-bytes.js';
 import type { AnalysisQuery } from '../query/request.js';
 import { AnswerPieces } from '../../../http/answer-pieces.js';
 
@@ -78,7 +78,7 @@ export class BucketOut {
     // Bucket labels are digits, dashes, a space and a colon: nothing to escape.
     buf[pos++] = 44; // ,
     buf[pos++] = 34; // "
-    for (let i = 0; i < label.length; i++) buf[pos++] = label.charCodeAt(i);
+    pos = writeAscii(buf, pos, label);
     buf[pos++] = 34;
     buf[pos++] = 58; // :
     this.out.advance(this.counters.write(buf, pos, v));

@@ -52,7 +52,8 @@ function writeHundredths(buf: Uint8Array, pos: number, k: number): number {
   return pos;
 }
 
-function writeAscii(buf: Uint8Array, pos: number, s: string): number {
+/** Writes ASCII text (nothing to escape) at `pos` and answers the position after it; the caller makes room. */
+export function writeAscii(buf: Uint8Array, pos: number, s: string): number {
   for (let i = 0; i < s.length; i++) buf[pos++] = s.charCodeAt(i);
   return pos;
 }
