@@ -1244,7 +1244,7 @@ export interface paths {
         put?: never;
         /**
          * The delivery log, newest first: each delivery with every attempt (time, HTTP status, duration, error, first 1 kB of the answer)
-         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1014, 1015, 1047 (HTTP 200, error envelope).
+         * @description Callers: client, agent. Permission: `webhook.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
          */
         post: operations["webhook_deliveries"];
         delete?: never;
@@ -6586,12 +6586,13 @@ export interface operations {
                     } | ({
                         /**
                          * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: no such webhook (or delivery) in the account
                          *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
                          *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
                          *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
                          * @enum {integer}
                          */
-                        code: 1000 | 1014 | 1015 | 1047;
+                        code: 1000 | 1012 | 1014 | 1015 | 1047;
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };

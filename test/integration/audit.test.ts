@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isAuditExempt, type AuditExempt, type AuditSpec } from '../../src/http/operation.js';
+import { CONTACTINFO_FIELDS, OTHER_FIELDS } from '../../src/modules/directory/contact-fields.js';
 import { allOperations } from '../../src/modules/index.js';
 import { createAgent, createDid, createGroup, uniquePhone } from '../helpers/admin.js';
 import { createTenant, loginOperator, unique, type Session } from '../helpers/factories.js';
@@ -46,10 +47,19 @@ const STEPS: Step[] = [
   },
   {
     op: 'account/updateSettings',
-    body: () => ({ timezone: 'Asia/Kolkata' }),
+    body: () => ({ timezone: 'Asia/Kolkata', ghostThresholdSecs: 7, customFields: [{ key: 'custom_plan', type: 'text' }], retention: { auditDays: 30 } }),
     target: 'account',
     id: (e) => String(e.t.accountId),
-    changes: (c) => expect(c).toEqual({ timezone: ['UTC', 'Asia/Kolkata'] }),
+    changes: (c) =>
+      expect(c).toEqual({
+        timezone: ['UTC', 'Asia/Kolkata'],
+        ghostThresholdSecs: [3, 7],
+        customFields: [[], [{ key: 'custom_plan', type: 'text' }]],
+        retention: [
+          { callDays: null, recordingDays: null, auditDays: null },
+          { callDays: null, recordingDays: null, auditDays: 30 },
+        ],
+      }),
   },
   { op: 'did/create', body: (e) => ({ did: e.did2 }), target: 'did', id: (e) => String(e.did2), changes: (c) => expect(c).toEqual({}) },
   {
@@ -71,14 +81,14 @@ const STEPS: Step[] = [
     body: () => ({ name: 'Auditor', permissions: ['audit.view'] }),
     target: 'role',
     keep: (a, e) => (e.role = (a.data as Row).roleId),
-    changes: (c) => expect(c.name).toEqual([null, 'Auditor']),
+    changes: (c) => expect(c).toEqual({ name: [null, 'Auditor'], permissions: [null, ['audit.view']], can_see: [null, 1], status: [null, 1] }),
   },
   {
     op: 'role/update',
-    body: (e) => ({ roleId: e.role, can_see: 0 }),
+    body: (e) => ({ roleId: e.role, can_see: 0, permissions: ['audit.view', 'agent.view'] }),
     target: 'role',
     id: (e) => String(e.role),
-    changes: (c) => expect(c).toEqual({ can_see: [1, 0] }),
+    changes: (c) => expect(c).toEqual({ can_see: [1, 0], permissions: [['audit.view'], ['audit.view', 'agent.view']] }),
   },
   {
     op: 'Agent/create',
@@ -97,10 +107,12 @@ const STEPS: Step[] = [
     },
     target: 'agent',
     keep: (a, e) => (e.agent = (a.data as Row).agentId),
-    changes: (c) => {
+    changes: (c, e) => {
       expect(c.password).toEqual([null, R]);
       expect(c.call_pass).toEqual([null, R]);
       expect(c.name).toEqual([null, 'Asha']);
+      expect(c.role).toEqual([null, e.role]);
+      expect(c.dest_type).toEqual([null, 'MOBILE']);
     },
   },
   {
@@ -129,7 +141,7 @@ const STEPS: Step[] = [
     body: (e) => ({ agentId: e.agent, group: { [String(e.group)]: { receive_call: 'Y' } } }),
     target: 'agent',
     id: (e) => String(e.agent),
-    changes: (c, e) => expect(c).toEqual({ groups: ['', `${e.group}:Y`] }),
+    changes: (c, e) => expect(c).toEqual({ group: [{}, { [String(e.group)]: { receive_call: 'Y' } }] }),
   },
   {
     op: 'auth/token',
@@ -141,10 +153,10 @@ const STEPS: Step[] = [
   { op: 'auth/revokeToken', body: (e) => ({ revoke: e.token }), target: 'token', changes: (c) => expect(c.kind).toEqual(['api', null]) },
   {
     op: 'Directory/create',
-    body: () => ({ contact: CONTACT, contactinfo: { name: 'Ravi' } }),
     target: 'contact',
     id: () => CONTACT,
-    changes: (c) => expect(c.name).toEqual([null, 'Ravi']),
+    body: () => ({ contact: CONTACT, contactinfo: { name: 'Ravi', custom_plan: 'gold' }, other: { totalcalls: 2, vip: true } }),
+    changes: (c) => expect(c).toEqual({ name: [null, 'Ravi'], custom_plan: [null, 'gold'], totalcalls: [null, 2], vip: [null, true] }),
   },
   {
     op: 'Directory/update',
@@ -165,7 +177,7 @@ const STEPS: Step[] = [
     body: (e) => ({ contact: CONTACT, DID: [e.did] }),
     target: 'blacklist',
     id: () => CONTACT,
-    changes: (c, e) => expect(c).toEqual({ DID: [null, e.did] }),
+    changes: (c, e) => expect(c).toEqual({ DID: [null, [e.did]] }),
   },
   {
     op: 'Directory/setSticky',
@@ -193,6 +205,7 @@ const STEPS: Step[] = [
     changes: (c) => {
       expect(c.secret).toEqual([null, R]);
       expect(c.status).toEqual([null, 'unverified']);
+      expect(c.lastError?.[0]).toBeNull();
     },
   },
   {
@@ -280,6 +293,73 @@ const STEPS: Step[] = [
 
 const EXEMPT = ['auth/login', 'auth/logout', 'events/ingest', 'route/decide'];
 
+/** The module whose operations spell each target type's fields. */
+const TARGET_MODULE: Record<string, string> = {
+  agent: 'Agent',
+  group: 'group',
+  role: 'role',
+  did: 'did',
+  contact: 'Directory',
+  sticky: 'Directory',
+  dnc: 'Directory',
+  blacklist: 'Directory',
+  account: 'account',
+  token: 'auth',
+  webhook: 'webhook',
+};
+
+/**
+ * Keys a record may hold that no schema spells, each because the change
+ * has no field of its own: what a takeover, an originate or a redelivery
+ * did, a sticky setting named by its type and scope, the counts an
+ * erasure removed.
+ */
+const NOT_FIELDS = /^(callTakeover|originate|redeliver|all|cli(_group)?(:.+)?|custom_[A-Za-z0-9_]+)$/;
+
+/** Every property name of a schema, at any depth. */
+function propertyNames(schema: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(schema)) for (const s of schema) propertyNames(s, into);
+  else if (schema !== null && typeof schema === 'object') {
+    const o = schema as Record<string, unknown>;
+    if (o.properties && typeof o.properties === 'object') for (const k of Object.keys(o.properties)) into.add(k);
+    for (const v of Object.values(o)) propertyNames(v, into);
+  }
+  return into;
+}
+
+/** JSON text of an array or object: what a stored column holds and the API never answers. */
+function isEncodedJson(v: unknown): boolean {
+  if (typeof v !== 'string' || !/^\s*[[{]/.test(v)) return false;
+  try {
+    return typeof JSON.parse(v) === 'object';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * PRODUCT.md §12: `changes` speaks the API's language. Each key (after a
+ * bulk change's `<id>.`) is a field name the operation's module or the
+ * target's module spells in a body or an answer, and no value, at any
+ * depth, is JSON-encoded text.
+ */
+function expectApiWords(ops: ReturnType<typeof allOperations>, op: string, target: string, changes: AuditView['changes']): void {
+  const modules = new Set([op.split('/')[0], TARGET_MODULE[target]]);
+  const words = new Set<string>();
+  for (const o of ops) if (modules.has(o.module)) propertyNames([o.body, o.response], words);
+  // contactinfo and other are free-form in the schema (Type.Unknown); their fields are listed by the Directory.
+  if (modules.has('Directory')) for (const f of [...CONTACTINFO_FIELDS, ...OTHER_FIELDS]) words.add(f);
+  for (const [key, sides] of Object.entries(changes)) {
+    const field = key.replace(/^[0-9]+\./, '');
+    if (!NOT_FIELDS.test(field)) expect(words.has(field), `${op}: "${field}" is no field name of the API (${[...modules].join(', ')})`).toBe(true);
+    const walk = (v: unknown): void => {
+      expect(isEncodedJson(v), `${op}: ${field} holds JSON text ${String(v)}`).toBe(false);
+      if (v !== null && typeof v === 'object') Object.values(v).forEach(walk);
+    };
+    walk(sides);
+  }
+}
+
 let rx: Receiver;
 beforeAll(async () => {
   rx = await startReceiver();
@@ -321,6 +401,7 @@ forEachDatabase(
 
     it('each writing operation, called successfully, leaves exactly its record: principal, credential, ip, target, changed fields', async () => {
       const h = use();
+      const ops = allOperations(h.services);
       const e = await environment(h);
       for (const step of STEPS) {
         if (step.op === 'webhook/redeliver') {
@@ -347,6 +428,7 @@ forEachDatabase(
         expect(r.target.type, step.op).toBe(step.target);
         if (step.id) expect(r.target.id, step.op).toBe(step.id(e));
         step.changes?.(r.changes, e);
+        expectApiWords(ops, step.op, step.target, r.changes);
         // Nothing secret, in any form, reaches the record.
         expect(JSON.stringify(r)).not.toMatch(/first-password|changed-password|agent-password|12345678|87654321|whsec_|\$argon2|scrypt/);
       }
@@ -374,6 +456,28 @@ forEachDatabase(
       expect(afterDid).toBeGreaterThan(last);
       expect((await h.post('/api/v2/did/create', { ssid: t.ssid, did })).body.status).toBe('error');
       expect(await lastAuditId(h, t)).toBe(afterDid);
+    });
+
+    it('principal.id is the principal\'s userId ("12", "agent-301") whatever the credential, and principalId filters by it', async () => {
+      const h = use();
+      const t = await createTenant(h);
+      const { login } = await import('../helpers/factories.js');
+      const { createRole } = await import('../helpers/admin.js');
+      const boss = await createAgent(h, t, { role: await createRole(h, t, { permissions: ['group.manage', 'audit.view'] }), password: 'agent-password-3' });
+      const agent = await login(h, boss.email, boss.password);
+      expect(agent.userId).toBe(`agent-${boss.agentId}`);
+      await createGroup(h, agent, { name: 'By agent' });
+      const tok = await h.post<{ userId: string; token: string }>('/api/v2/auth/token', { ssid: t.ssid, name: 'ci' });
+      expect(tok.body.userId).toBe(String(t.accountId));
+      const viaToken = await h.post('/api/v2/group/create', { userId: tok.body.userId, token: tok.body.token, name: 'By token' });
+      expect(viaToken.body.status).toBe('success');
+      const byAgent = (await auditList(h, t, { principalId: `agent-${boss.agentId}` })).data;
+      expect(byAgent.map((r) => [r.operation, r.principal.kind, r.principal.id, r.credential])).toEqual([
+        ['group/create', 'agent', `agent-${boss.agentId}`, 'session'],
+      ]);
+      const [byClient] = (await auditList(h, t, { principalId: String(t.accountId), operation: 'group/create' })).data;
+      expect(byClient).toMatchObject({ principal: { kind: 'client', id: String(t.accountId) }, credential: 'token' });
+      expect((await auditList(h, t, { principalId: `agent-${boss.agentId + 1000}` })).data).toEqual([]);
     });
 
     it('redacts passwords, tokens, secrets and call_pass: the record shows that they changed, never their values', async () => {

@@ -201,6 +201,20 @@ forEachDatabase(
       expect((await deliveries(h, t, { callId: p(1) }))[0]!.attempts).toHaveLength(2);
     });
 
+    it("webhook/deliveries of an unknown or another account's webhookId is 1012, not an empty log", async () => {
+      const h = use();
+      const t = await createTenant(h);
+      const other = await createTenant(h);
+      const foreign = await createHook(h, other, { url: rx.url });
+      const mine = await createHook(h, t, { url: rx.url });
+      for (const webhookId of [foreign.webhookId, 999_999_999]) {
+        const res = await h.post('/api/v2/webhook/deliveries', { ssid: t.ssid, webhookId });
+        expect(res.body, String(webhookId)).toMatchObject({ status: 'error', code: 1012 });
+      }
+      expect(await deliveries(h, t, { webhookId: mine.webhookId })).toEqual([]);
+      expect(await deliveries(h, other, { webhookId: foreign.webhookId })).toEqual([]);
+    });
+
     it('requires webhook.manage', async () => {
       const h = use();
       const t = await createTenant(h);

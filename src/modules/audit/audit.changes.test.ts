@@ -7,6 +7,8 @@ describe('audit changes', () => {
     expect(diff(null, { name: 'b', phone: '' })).toEqual({ name: [null, 'b'] });
     expect(diff({ name: 'b' }, null)).toEqual({ name: ['b', null] });
     expect(diff({ cad: 0 }, { cad: 1 }, '7.')).toEqual({ '7.cad': [0, 1] });
+    expect(diff(null, { group: {}, working: [], retention: { callDays: null }, permissions: ['a'] })).toEqual({ permissions: [null, ['a']] });
+    expect(diff({ group: {} }, { group: { 5: { receive_call: 'Y' } } })).toEqual({ group: [{}, { 5: { receive_call: 'Y' } }] });
   });
 
   it('redacts passwords, secrets, tokens and call_pass, nested ones too', () => {

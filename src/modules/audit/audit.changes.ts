@@ -13,6 +13,14 @@ function same(a: unknown, b: unknown): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** Nothing set: null, "", [], {} or an object of empty values (a create's `retention` of nulls). */
+function isEmpty(v: unknown): boolean {
+  if (v === null || v === '') return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (typeof v === 'object') return Object.values(v as Record<string, unknown>).every(isEmpty);
+  return false;
+}
+
 export type Changes = Record<string, [unknown, unknown]>;
 
 /**
@@ -29,7 +37,7 @@ export function diff(before: Snapshot, after: Snapshot, prefix = ''): Changes {
     const a = after ? (after[k] ?? null) : null;
     if (same(a, b)) continue;
     // A create does not list the fields it left empty.
-    if (before === null && (a === '' || a === null)) continue;
+    if (before === null && isEmpty(a)) continue;
     out[prefix + k] = [b, a];
   }
   return out;

@@ -7,6 +7,7 @@ import { fail } from '../../errors/catalogue.js';
 import type { AuditIds, AuditRecorder, AuditSpec, AuditTargetType, Operation, OperationContext } from '../../http/operation.js';
 import { diff, redact, type Changes } from './audit.changes.js';
 import { AuditRepository, type AuditRow } from './audit.repository.js';
+import { AuditTargetsRepository } from './audit-targets.repository.js';
 import { readSnapshots, type Snapshot } from './audit.snapshots.js';
 
 export interface AuditRecord {
@@ -104,13 +105,7 @@ export class AuditService implements AuditRecorder {
    * login that succeeded after failures, in the account logged into.
    */
   async recordLogin(e: LoginEvent & { accountId: number | null; agentId: number | null }): Promise<void> {
-    const operator = async () =>
-      (
-        await tenant(this.db, 0).untenanted<{ id: number }>(
-          'the operator account, which owns what no tenant does',
-          'SELECT id FROM accounts WHERE is_operator = 1 ORDER BY id LIMIT 1',
-        )
-      )[0]?.id;
+    const operator = () => new AuditTargetsRepository(tenant(this.db, 0)).operatorAccount();
     const target =
       e.agentId !== null
         ? { type: 'agent' as const, id: String(e.agentId) }
@@ -144,12 +139,10 @@ export class AuditService implements AuditRecorder {
   }
 
   private async nameOf(p: Principal): Promise<string> {
-    const t = tenant(this.db, p.accountId);
-    if (p.agentId !== null) return (await t.get<{ name: string }>('SELECT name FROM agents WHERE account_id = $1 AND id = $2', [p.agentId]))?.name ?? '';
-    const rows = await t.untenanted<{ name: string; username: string }>("the caller's own account row", 'SELECT name, username FROM accounts WHERE id = $1', [
-      p.accountId,
-    ]);
-    return rows[0]?.name || rows[0]?.username || '';
+    const r = new AuditTargetsRepository(tenant(this.db, p.accountId));
+    if (p.agentId !== null) return (await r.agentName(p.agentId))?.name ?? '';
+    const row = await r.accountName(p.accountId);
+    return row?.name || row?.username || '';
   }
 
   async list(

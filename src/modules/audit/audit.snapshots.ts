@@ -1,88 +1,128 @@
 import type { AuditTargetType } from '../../http/operation.js';
-import { inList } from '../../db/in-list.js';
 import type { TenantQueries } from '../../db/tenant.js';
 import type { Row } from '../../db/types.js';
+import { AuditTargetsRepository } from './audit-targets.repository.js';
 
-/** A target's stored state: field → value, or null when it does not exist (before a create, after a delete). */
+/** A target's state: field → value, or null when it does not exist (before a create, after a delete). */
 export type Snapshot = Record<string, unknown> | null;
 
-/**
- * How the recorder reads each kind of target, before and after a change.
- * The one place that reads other modules' tables: the audit trail is a view
- * of every module's state by design, and reads it inside the change's own
- * transaction (one statement per target, by key). Field names are the
- * stored ones; `password` (a hash), `call_pass` and `secret` are redacted.
+/*
+ * How the recorder sees each kind of target, before and after a change, in
+ * the API's words (PRODUCT.md §12): field names and values as the
+ * operation's own body and answers spell them (`ghostThresholdSecs`, a
+ * role's `permissions` as an array, an agent's `role` and `group`), never
+ * column names or JSON-encoded text. Secrets (`password`, `call_pass`,
+ * `secret`) are read so that a change shows, and redacted by
+ * audit.changes.ts.
  */
-const READERS: Record<Exclude<AuditTargetType, 'agent'>, (t: TenantQueries, id: string) => Promise<Snapshot>> = {
-  group: (t, id) => one(t.get('SELECT name FROM groups WHERE account_id = $1 AND group_id = $2', [Number(id)])),
-  role: (t, id) => one(t.get('SELECT name, permissions, can_see, status FROM roles WHERE account_id = $1 AND id = $2 AND is_deleted = 0', [Number(id)])),
-  did: (t, id) => one(t.get('SELECT name FROM dids WHERE account_id = $1 AND did = $2', [id])),
-  async contact(t, id) {
-    const row = await t.get('SELECT * FROM contacts WHERE account_id = $1 AND contact = $2', [id]);
-    if (!row) return null;
-    const { account_id: _a, contact: _c, created_at: _cr, updated_at: _u, ...fields } = row;
-    return fields;
-  },
-  async account(t, id) {
-    // The operator's account/create targets another account than the caller's: looked up by its own id.
-    const rows = await t.untenanted(
-      "an account's own row: the target of account/create is not the caller's account",
-      `SELECT username, name, password_hash AS password, timezone, default_group_id, ghost_threshold_secs, custom_fields
-         FROM accounts WHERE id = $1`,
-      [Number(id)],
-    );
-    return rows[0] ?? null;
-  },
-  token: (t, id) =>
-    one(t.get('SELECT kind, name, user_id, agent_id, revoked_at FROM api_tokens WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL', [Number(id)])),
-  webhook: (t, id) => one(t.get('SELECT url, name, filter, secret, status, last_error FROM webhooks WHERE account_id = $1 AND id = $2', [Number(id)])),
-  async sticky(t, id) {
-    const rows = await t.all<{ scope: string; cli: string; group_id: number; agent_id: number; expiry: number }>(
-      'SELECT scope, cli, group_id, agent_id, expiry FROM sticky_agents WHERE account_id = $1 AND contact = $2',
-      [id],
-    );
+
+/** A BIGINT column (a string from PostgreSQL's driver) as a number; null stays null. */
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const flag = (v: unknown): boolean | null => (v === null || v === undefined ? null : Number(v) === 1);
+/** A column holding JSON text, as the value it encodes. */
+const json = (v: unknown, empty: unknown): unknown => (typeof v === 'string' && v !== '' ? (JSON.parse(v) as unknown) : empty);
+
+const READERS: Record<Exclude<AuditTargetType, 'agent'>, (r: AuditTargetsRepository, id: string) => Promise<Snapshot>> = {
+  group: async (r, id) => view(await r.group(Number(id)), (g) => ({ name: g.name })),
+  role: async (r, id) =>
+    view(await r.role(Number(id)), (x) => ({ name: x.name, permissions: json(x.permissions, []), can_see: num(x.can_see), status: num(x.status) })),
+  did: async (r, id) => view(await r.did(id), (d) => ({ name: d.name })),
+  contact: async (r, id) =>
+    view(await r.contact(id), (c) => ({
+      // contactinfo's fields, custom_* ones among them, then other's (docs/api/directory.md).
+      name: c.name,
+      email: c.email,
+      dob: c.dob,
+      address: c.address,
+      company: c.company,
+      designation: c.designation,
+      ...(json(c.custom, {}) as Record<string, unknown>),
+      lastcalltime: c.last_call,
+      totalcalls: num(c.total_calls),
+      source: num(c.source),
+      vip: flag(c.vip),
+      blacklist: flag(c.blacklist),
+      obd: c.obd,
+      ibd: c.ibd,
+      pc: c.pc,
+      ctc: c.ctc,
+    })),
+  account: async (r, id) =>
+    view(await r.account(Number(id)), (a) => ({
+      username: a.username,
+      name: a.name,
+      password: a.password_hash,
+      timezone: a.timezone,
+      defaultGroupId: num(a.default_group_id),
+      ghostThresholdSecs: num(a.ghost_threshold_secs),
+      customFields: json(a.custom_fields, []),
+      retention: { callDays: num(a.retention_call_days), recordingDays: num(a.retention_recording_days), auditDays: num(a.retention_audit_days) },
+    })),
+  token: async (r, id) => view(await r.token(Number(id)), (k) => ({ kind: k.kind, name: k.name, userId: k.user_id, agentId: num(k.agent_id) })),
+  webhook: async (r, id) =>
+    view(await r.webhook(Number(id)), (w) => ({
+      url: w.url,
+      name: w.name,
+      filter: json(w.filter, {}),
+      secret: w.secret,
+      status: w.status,
+      lastError: w.last_error,
+    })),
+  async sticky(r, id) {
+    const rows = await r.sticky(id);
     if (rows.length === 0) return null;
+    // One entry per setting, named by its type and scope as Directory/setSticky takes them: `all`, `cli:<DID>`, `cli_group:<DID>:<group>`.
     const out: Record<string, unknown> = {};
-    for (const r of rows) out[[r.scope, r.cli, r.group_id].filter((v) => v !== '' && v !== 0).join(':')] = { agentId: r.agent_id, expiry: r.expiry };
+    for (const s of rows) {
+      out[[s.scope, s.cli, Number(s.group_id)].filter((v) => v !== '' && v !== 0).join(':')] = { agentId: Number(s.agent_id), expiry: Number(s.expiry) };
+    }
     return out;
   },
-  dnc: (t, id) => one(t.get('SELECT dnc FROM contact_dnc WHERE account_id = $1 AND contact = $2', [id])),
-  blacklist: (t, id) => one(t.get('SELECT dids AS "DID" FROM contact_blacklist_sets WHERE account_id = $1 AND contact = $2', [id])),
+  dnc: async (r, id) => view(await r.dnc(id), (d) => ({ dnc: num(d.dnc) })),
+  blacklist: async (r, id) => view(await r.blacklist(id), (b) => ({ DID: typeof b.dids === 'string' && b.dids !== '' ? b.dids.split(',') : [] })),
 };
 
-async function one(p: Promise<Row | undefined>): Promise<Snapshot> {
-  return (await p) ?? null;
+function view(row: Row | undefined, toApi: (r: Row) => Record<string, unknown>): Snapshot {
+  return row ? toApi(row) : null;
 }
 
-/** Agents are read set-at-a-time: a bulk change (Agent/setCad of 500) costs two statements, not a thousand. */
-async function agents(t: TenantQueries, all: string[]): Promise<Map<string, Snapshot>> {
-  const ids = all.filter((id) => /^[0-9]{1,15}$/.test(id));
+/** Agents, as Agent/create and Agent/update take them: `role` and `parent` ids, `group` the receive_call mapping, `working` the rules. */
+async function agents(r: AuditTargetsRepository, all: string[]): Promise<Map<string, Snapshot>> {
+  const ids = all.filter((id) => /^[0-9]{1,15}$/.test(id)).map(Number);
   const out = new Map<string, Snapshot>(all.map((id) => [id, null]));
   if (ids.length === 0) return out;
-  const list = inList(t, 'id', 2, ids.map(Number));
-  const rows = await t.all<Row & { id: number }>(
-    `SELECT id, name, email, password_hash AS password, phone, address, call_pass, dest_type, dest_value, role_id, parent_id,
-            allow_did, favorite, working, status, cad
-       FROM agents WHERE account_id = $1 AND ${list.sql} AND is_deleted = 0`,
-    [list.param],
-  );
-  const groupList = inList(t, 'agent_id', 2, ids.map(Number));
-  const groups = await t.all<{ agent_id: number; group_id: number; receive_call: string }>(
-    `SELECT agent_id, group_id, receive_call FROM agent_groups WHERE account_id = $1 AND ${groupList.sql} ORDER BY agent_id, group_id`,
-    [groupList.param],
-  );
-  for (const { id, ...row } of rows) {
-    const mine = groups.filter((g) => g.agent_id === id).map((g) => `${g.group_id}:${g.receive_call}`);
-    out.set(String(id), { ...row, groups: mine.join(',') });
+  const [rows, groups] = [await r.agents(ids), await r.agentGroups(ids)];
+  for (const a of rows) {
+    const group: Record<string, { receive_call: string }> = {};
+    for (const g of groups) if (Number(g.agent_id) === Number(a.id)) group[String(g.group_id)] = { receive_call: g.receive_call };
+    out.set(String(a.id), {
+      name: a.name,
+      email: a.email,
+      password: a.password_hash,
+      phone: a.phone,
+      address: a.address,
+      call_pass: a.call_pass,
+      dest_type: a.dest_type,
+      dest_value: a.dest_value,
+      role: num(a.role_id),
+      parent: num(a.parent_id),
+      allowDid: a.allow_did,
+      favorite: a.favorite,
+      working: json(a.working, []),
+      status: num(a.status),
+      cad: num(a.cad),
+      group,
+    });
   }
   return out;
 }
 
-/** The stored state of each target (null where there is none). */
+/** The state of each target (null where there is none), in the API's words. */
 export async function readSnapshots(t: TenantQueries, type: AuditTargetType, ids: string[]): Promise<Map<string, Snapshot>> {
   if (ids.length === 0) return new Map();
-  if (type === 'agent') return agents(t, ids);
+  const r = new AuditTargetsRepository(t);
+  if (type === 'agent') return agents(r, ids);
   const out = new Map<string, Snapshot>();
-  for (const id of ids) out.set(id, await READERS[type](t, id));
+  for (const id of ids) out.set(id, await READERS[type](r, id));
   return out;
 }

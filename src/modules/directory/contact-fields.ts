@@ -46,6 +46,10 @@ export interface ContactPatch {
   createdAt?: number;
 }
 
+/** The field names `contactinfo` takes (besides custom_* keys) and `other` takes: the Directory's words for a contact. */
+export const CONTACTINFO_FIELDS = ['name', 'email', 'dob', 'address', 'company', 'designation'] as const;
+export const OTHER_FIELDS = ['create_date', 'updatetime', 'lastcalltime', 'totalcalls', 'source', 'vip', 'blacklist', 'obd', 'ibd', 'pc', 'ctc'] as const;
+
 const NAME = /^[\p{L}\p{M}\s.]*$/u;
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const DATE = /^(\d{2})-(\d{2})-(\d{4})$/;

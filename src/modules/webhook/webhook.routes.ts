@@ -129,7 +129,8 @@ export function webhookOperations({ webhooks }: { webhooks: WebhookService }) {
       permission: 'webhook.manage',
       body: DeliveriesBody,
       response: DeliveriesResponse,
-      errors: [1000, 1014, 1015, 1047],
+      errors: ERRORS,
+      errorNotes: NOTES,
       examples: {
         request: { webhookId: 7, limit: 50 },
         response: {

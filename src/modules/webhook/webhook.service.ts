@@ -167,6 +167,8 @@ export class WebhookService {
       if (!/^\d{1,15}$/.test(f.cursor)) throw fail(1000, 'cursor');
       before = Number(f.cursor);
     }
+    // An unknown or foreign webhookId is 1012 (PRODUCT.md §9), not an empty log.
+    if (f.webhookId !== undefined) await this.existing(accountId, f.webhookId);
     // What ingest queued since the worker's last round is part of the log already.
     await this.expandOutbox(accountId);
     const repo = this.repo(accountId);
