@@ -15,13 +15,15 @@ import { ErrorEnvelopeSchema, PRESERIALIZED } from './http/envelope.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { nameWildcards, SECURITY_SCHEMES, shareResponses } from './http/openapi.js';
 import { registerOperation } from './http/operation.js';
-import { RateLimiter } from './http/rate-limit.js';
+import { Admission } from './http/admission.js';
+import { RequestLimits } from './http/request-limits.js';
 import { CODE_KEYWORDS } from './http/validation.js';
 import { allOperations, MODULE_TAGS } from './modules/index.js';
 import { buildServices, type Services } from './modules/services.js';
 import { registerStream } from './modules/events/stream.js';
-import { registerClickToCallV3 } from './modules/switch/clicktocall-v3.js';
-import { registerCallReportRoutes } from './modules/callreport/callreport.routes.js';
+import { clickToCallV3 } from './modules/switch/clicktocall-v3.js';
+import { callReportSurfaces } from './modules/callreport/callreport.routes.js';
+import { registerSurface } from './http/surface.js';
 import { lazyChildLogger } from './observability/lazy-child-logger.js';
 import { installMetrics } from './observability/metrics.js';
 import { installWallboard } from './modules/wallboard/wallboard.static.js';
@@ -84,7 +86,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const auth = new AuthService(db, clock, config.sessionTtlSeconds * 1000, config.login);
   await auth.start();
   app.addHook('onClose', async () => auth.stop());
-  const ctx: AppContext = { config, db, clock, auth, log: app.log };
+  // The one admission path of every surface (PRODUCT.md §4), with this node's request limits.
+  const limits = new RequestLimits({ perMinute: config.rateLimitPerMinute, authFailuresPerMinute: config.authFailuresPerMinute }, () => clock.now());
+  const admission = new Admission(auth, limits);
+  const ctx: AppContext = { config, db, clock, auth, admission, log: app.log };
 
   if (config.logLevel === 'debug' || config.logLevel === 'trace') {
     // Only registered when it logs: the hot path pays nothing for it otherwise.
@@ -142,15 +147,15 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
 
   installWallboard(app);
 
-  const limiter = new RateLimiter(config.rateLimitPerMinute, () => clock.now());
   const services = buildServices(ctx);
   metrics.watchCaches(() => ({ ...services.analysis.cacheUse(), ...services.reports.cacheUse() }));
   for (const op of allOperations(services)) {
-    registerOperation(app, op, { auth, limiter, validateResponses: opts.validateResponses ?? false, audit: services.audit });
+    registerOperation(app, op, { admission, validateResponses: opts.validateResponses ?? false, audit: services.audit });
   }
   registerStream(app, ctx, services.liveState, { observer: metrics.stream });
-  registerClickToCallV3(app, auth, services.switches, services.audit);
-  registerCallReportRoutes(app, ctx.auth, services.callReports);
+  for (const surface of [clickToCallV3(services.switches), ...callReportSurfaces(services.callReports)]) {
+    registerSurface(app, surface, { admission, audit: services.audit });
+  }
   // The outbox is sent from the moment the app is ready (after migrations) until it closes (unless WEBHOOK_DELIVERY=0).
   if (config.webhookDelivery) app.addHook('onReady', async () => services.webhookWorker.start());
   // Hourly by default; every node starts it, the lock in the database lets one run at a time.

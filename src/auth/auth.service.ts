@@ -24,6 +24,10 @@ const CACHE_MS = 5_000;
 /** Sliding expiry is written at most this often per session. */
 const EXTEND_EVERY_MS = 60_000;
 const CACHE_MAX = 50_000;
+/** How long credentials that resolved to nothing are answered 1014 without asking the database again (PRODUCT.md §4). */
+const UNKNOWN_MS = 60_000;
+/** Unknown credentials remembered at most: the oldest is forgotten first, so a flood of new ones holds bounded memory. */
+const UNKNOWN_MAX = 10_000;
 /** PRODUCT.md §4's defaults (config: LOGIN_*). */
 const DEFAULT_LOGIN_RULES: LoginProtection = {
   userFailures: 5,
@@ -43,6 +47,8 @@ const DEFAULT_LOGIN_RULES: LoginProtection = {
 export class AuthService {
   private readonly repo: AuthRepository;
   private readonly cache = new Map<string, CacheEntry>();
+  /** Credentials that resolved to nothing (`unknownKey`) → until when that answer holds. */
+  private readonly unknown = new Map<string, number>();
   private unlisten: (() => void) | null = null;
   private readonly accountListeners = new Set<(accountId: number) => void>();
   private retry: NodeJS.Timeout | undefined;
@@ -199,42 +205,67 @@ export class AuthService {
     return (await this.repo.token(secretHash(token)))?.id ?? null;
   }
 
-  /** The principal behind a request's credentials, or 1014. */
-  async resolve(creds: Credentials): Promise<Principal> {
-    return this.admit(creds);
-  }
-
   /**
-   * `resolve` without a promise when the credentials were resolved in the
-   * last few seconds (most requests): the principal at once (or 1014
-   * thrown), else a promise of it. Hashes the secret and reads the clock
-   * once either way; the admission hook (http/admission.ts) calls this.
+   * The principal behind a request's credentials, or 1014: the one way
+   * credentials are resolved, called by the admission path
+   * (http/admission.ts) for every HTTP surface.
+   *
+   * Credentials resolved in the last few seconds are answered without a
+   * promise (most requests). Credentials this node has resolved before
+   * ("known": still in the cache, however old) are read again when stale.
+   * Others are "unknown": `beforeUnknown` runs first (the per-IP hold-back
+   * of the request limits, which throws 429), and credentials that
+   * resolved to nothing in the last minute are answered 1014 without a
+   * read. Hashes the secret and reads the clock once either way.
    */
-  admit(creds: Credentials): Principal | Promise<Principal> {
+  admit(creds: Credentials, beforeUnknown?: () => void): Principal | Promise<Principal> {
     const hash = this.hashOf(creds);
     const now = this.clock.now();
-    return this.fromCache(creds, hash, now) ?? this.load(creds, hash, now);
+    const hit = this.cache.get(hash);
+    const known = hit !== undefined && hit.expiresAt > now && this.matches(creds, hit.principal);
+    if (known && this.unlisten && now - hit.cachedAt < CACHE_MS) return hit.principal;
+    if (!known) {
+      beforeUnknown?.();
+      const key = unknownKey(creds, hash);
+      const until = this.unknown.get(key);
+      if (until !== undefined) {
+        if (until > now) throw fail(1014);
+        this.unknown.delete(key);
+      }
+    }
+    return this.load(creds, hash, now);
+  }
+
+  /** Whether cached credentials are the ones sent: a session by its ssid, a token with its own user id. */
+  private matches(creds: Credentials, principal: Principal): boolean {
+    return creds.form === 'token' ? safeEqual(creds.userId, principal.userId) : principal.credential.type === 'session';
   }
 
   private async load(creds: Credentials, hash: string, now: number): Promise<Principal> {
     const entry = creds.form === 'ssid' ? await this.fromSession(hash, now) : await this.fromToken(hash, creds.userId);
+    if (!entry) {
+      this.rememberUnknown(unknownKey(creds, hash), now);
+      throw fail(1014);
+    }
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
     this.cache.set(hash, entry);
     return entry.principal;
   }
 
-  private fromCache(creds: Credentials, hash: string, now: number): Principal | undefined {
-    const hit = this.cache.get(hash);
-    // Without a live invalidation feed nothing is served from the cache.
-    if (!hit || !this.unlisten || now - hit.cachedAt >= CACHE_MS || hit.expiresAt <= now) return undefined;
-    if (creds.form === 'token' && !safeEqual(creds.userId, hit.principal.userId)) throw fail(1014);
-    if (creds.form === 'ssid' && hit.principal.credential.type !== 'session') throw fail(1014);
-    return hit.principal;
+  private rememberUnknown(key: string, now: number): void {
+    if (this.unknown.size >= UNKNOWN_MAX) this.unknown.delete(this.unknown.keys().next().value!);
+    this.unknown.set(key, now + UNKNOWN_MS);
   }
 
-  private async fromSession(hash: string, now: number): Promise<CacheEntry> {
+  /** How many unknown credentials are remembered (the flood test, the metrics). */
+  unknownCount(): number {
+    return this.unknown.size;
+  }
+
+  /** undefined: no such live session (remembered as unknown). */
+  private async fromSession(hash: string, now: number): Promise<CacheEntry | undefined> {
     const row = await this.repo.session(hash, now);
-    if (!row) throw fail(1014);
+    if (!row) return undefined;
     let expiresAt = row.expires_at;
     // Sliding expiry, written at most once a minute per session.
     if (expiresAt - now < this.sessionTtlMs - EXTEND_EVERY_MS) {
@@ -245,9 +276,10 @@ export class AuthService {
     return { principal, expiresAt, cachedAt: now };
   }
 
-  private async fromToken(hash: string, userId: string): Promise<CacheEntry> {
+  /** undefined: no such token for this user id (remembered as unknown). */
+  private async fromToken(hash: string, userId: string): Promise<CacheEntry | undefined> {
     const row = await this.repo.token(hash);
-    if (!row || !safeEqual(userId, row.user_id)) throw fail(1014);
+    if (!row || !safeEqual(userId, row.user_id)) return undefined;
     const principal = await this.principal(row.account_id, row.agent_id, { type: 'token', hash }, row.kind === 'switch');
     principal.userId = row.user_id;
     return { principal, expiresAt: Infinity, cachedAt: this.clock.now() };
@@ -274,6 +306,16 @@ export class AuthService {
     const permissions = new Set((Array.isArray(parsed) ? parsed : []).filter(isPermission));
     return { permissions, canSee: row.can_see === 1 };
   }
+}
+
+/**
+ * The key credentials that resolved to nothing are remembered by: the
+ * secret's hash and its form; a token with the user id it was sent with
+ * (cut to 64 characters), so a token sent once with a wrong user id is not
+ * refused with the right one.
+ */
+function unknownKey(creds: Credentials, hash: string): string {
+  return creds.form === 'ssid' ? `s${hash}` : `t${hash}:${creds.userId.slice(0, 64)}`;
 }
 
 export { hashPassword };

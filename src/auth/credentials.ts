@@ -32,3 +32,14 @@ export function credentialsFromQuery(query: Record<string, unknown>, authorizati
   }
   return credentialsFromBody(query);
 }
+
+/** The vendor's v3 query parameters (`POST /api/v3/clickToCall/para`): `user_id` and `token`, the token form only. */
+export function credentialsFromUserIdToken(query: Record<string, unknown>): Credentials {
+  const one = (v: unknown): unknown => (Array.isArray(v) ? v[0] : v);
+  const token = one(query.token);
+  const userId = one(query.user_id);
+  if (!present(token)) throw fail(1014, 'no credentials');
+  if (!present(userId)) throw fail(1002);
+  if (typeof token !== 'string' || typeof userId !== 'string') throw fail(1014);
+  return { form: 'token', userId, token };
+}

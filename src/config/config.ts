@@ -13,8 +13,10 @@ export interface Config {
   adminPassword: string | undefined;
   demo: boolean;
   sessionTtlSeconds: number;
-  /** Requests per minute allowed for one credential (or one IP when none); 0 disables. */
+  /** Requests per minute allowed for one resolved principal (or one IP for requests without credentials); 0 disables (RATE_LIMIT_PER_MINUTE). */
   rateLimitPerMinute: number;
+  /** Credentials that did not resolve, per minute from one client IP, before its unknown credentials are answered 429 (AUTH_FAILURES_PER_MINUTE, 100); 0 disables. */
+  authFailuresPerMinute: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Maximum request body in bytes. */
   bodyLimit: number;
@@ -109,6 +111,7 @@ export function loadConfig(env: Env = process.env): Config {
     demo: flag(env, 'CALLCENTER_DEMO'),
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 43200, 60, 31_536_000),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 600_000, 0, 1_000_000_000),
+    authFailuresPerMinute: integer(env, 'AUTH_FAILURES_PER_MINUTE', 100, 0, 1_000_000_000),
     logLevel,
     bodyLimit: 1024 * 1024,
     pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 200),

@@ -72,7 +72,7 @@ const GENERAL_NOTES: Record<number, string> = {
   1043: 'the agent is not logged in',
   1047: 'the body is empty, `{}`, not a JSON object, or malformed JSON',
   413: 'the body is larger than the limit (1 MiB)',
-  429: 'more requests this minute than the per-credential limit (RATE_LIMIT_PER_MINUTE; per IP address without credentials)',
+  429: 'more requests this minute than the per-user limit (RATE_LIMIT_PER_MINUTE; per IP address without credentials), or too many credentials that did not resolve from this IP address (AUTH_FAILURES_PER_MINUTE); `Retry-After` says when to try again',
   500: 'an unexpected failure; the message never carries internal detail',
 };
 

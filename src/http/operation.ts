@@ -1,15 +1,13 @@
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthService } from '../auth/auth.service.js';
 import type { Permission } from '../auth/permissions.js';
 import type { Principal, PrincipalKind } from '../auth/principal.js';
-import { admissionHook } from './admission.js';
+import { admissionHook, type Admission } from './admission.js';
 import { sendCompressedPieces, sendStreamed } from './streamed-answer.js';
 import { PRESERIALIZED, RAW_ANSWER, StreamedAnswer, successEnvelope } from './envelope.js';
 import { AppError, messageOf, type CatalogueModule } from '../errors/catalogue.js';
 import { BODY_SECURITY, EXAMPLE_SSID, errorAnswerSchema, httpErrorResponses } from './openapi.js';
-import type { RateLimiter } from './rate-limit.js';
 
 export interface OperationContext<B> {
   principal: Principal;
@@ -53,9 +51,17 @@ export interface AuditExempt {
   exempt: string;
 }
 
+/** What the audit recorder reads of an operation or a surface (surface.ts): its name and its audit spec. */
+export interface Audited {
+  module: string;
+  name: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  audit?: AuditSpec<any> | AuditExempt;
+}
+
 /** Writes the audit record of a writing operation (the audit module); `run` is the handler. */
 export interface AuditRecorder {
-  record<T extends object>(op: Operation, ctx: OperationContext<unknown>, run: () => Promise<T>): Promise<T>;
+  record<T extends object>(op: Audited, ctx: OperationContext<unknown>, run: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -119,7 +125,8 @@ export interface Operation<B extends TObject = TObject> {
   handler(ctx: OperationContext<Static<B>>): Promise<object>;
 }
 
-export function isAuditExempt(a: AuditSpec<never> | AuditExempt | undefined): a is AuditExempt {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function isAuditExempt(a: AuditSpec<any> | AuditExempt | undefined): a is AuditExempt {
   return a !== undefined && 'exempt' in a;
 }
 
@@ -136,8 +143,8 @@ const AuthFields = {
 const DEFAULT_PRINCIPALS: readonly PrincipalKind[] = ['client', 'agent'];
 
 export interface OperationDeps {
-  auth: AuthService;
-  limiter: RateLimiter;
+  /** The one admission path (admission.ts), built in the composition root. */
+  admission: Admission;
   /** Check every success body against its declared schema (tests). */
   validateResponses: boolean;
   /** Records every writing operation's change (PRODUCT.md §12). */
@@ -148,7 +155,7 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
   const principals = op.principals ?? DEFAULT_PRINCIPALS;
   if (op.writes && !op.audit) throw new Error(`${op.module}/${op.name} writes but declares no audit (an AuditSpec, or why it is exempt)`);
   if (!op.writes && op.audit) throw new Error(`${op.module}/${op.name} declares an audit but writes nothing`);
-  const audited = op.writes && !isAuditExempt(op.audit as AuditSpec<never> | AuditExempt) ? deps.audit : undefined;
+  const audited = op.writes && !isAuditExempt(op.audit) ? deps.audit : undefined;
   const example = op.auth === false ? op.examples.request : { ssid: EXAMPLE_SSID, ...op.examples.request };
   const body =
     op.auth === false
@@ -159,7 +166,11 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
   const permissionNote = op.permission ? `Permission: \`${op.permission}\`. ` : '';
   const principalNote = op.auth === false ? 'No credentials. ' : `Callers: ${principals.join(', ')}. `;
 
-  const admit = admissionHook({ module: op.module, name: op.name, auth: op.auth, principals, permission: op.permission }, deps);
+  const admit = admissionHook(
+    { module: op.module, name: op.name, credentials: op.auth === false ? 'none' : 'body', principals, permission: op.permission },
+    deps.admission,
+    { jsonBody: true },
+  );
 
   const paths = [`/api/v2/${op.module}/${op.name}`, ...(op.aliases ?? [])];
   paths.forEach((url, i) => {

@@ -33,6 +33,8 @@ export interface Harness {
 
 export interface HarnessOptions {
   config?: Partial<Config>;
+  /** The database the app is built on, given the real one (a counting wrapper: helpers/counting-db.ts). */
+  wrapDb?: (db: Database) => Database;
 }
 
 /** Builds an app on a fresh, migrated database with the operator account bootstrapped. */
@@ -43,7 +45,7 @@ export async function startHarness(dialect: Dialect, opts: HarnessOptions = {}):
   const clock = new ManualClock(Date.now());
   const config: Config = { ...loadConfig({ LOG_LEVEL: 'silent' }), ...opts.config };
   await new AccountService(db, clock).bootstrap(OPERATOR.username, OPERATOR.password);
-  const { app, ctx, services } = await buildApp({ config, db, clock, validateResponses: true });
+  const { app, ctx, services } = await buildApp({ config, db: opts.wrapDb ? opts.wrapDb(db) : db, clock, validateResponses: true });
   await app.ready();
   const post: Harness['post'] = async (path, body, headers = {}) => {
     const res = await app.inject({

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { loginOperator } from '../helpers/factories.js';
+import { createTenant, loginOperator } from '../helpers/factories.js';
 import { forEachDatabase } from '../helpers/harness.js';
 
 forEachDatabase('wire conventions', (use) => {
@@ -135,15 +135,21 @@ forEachDatabase('wire conventions', (use) => {
 forEachDatabase(
   'rate limit',
   (use) => {
-    it('answers 429 with the envelope once a credential exceeds its limit', async () => {
+    it('answers 429 with the envelope once a principal exceeds its limit', async () => {
       const h = use();
+      // Logins are limited per address (3 here): a new minute for each tenant's.
+      h.clock.advance(61_000);
+      const t = await createTenant(h);
+      h.clock.advance(61_000);
+      const other = await createTenant(h);
+      h.clock.advance(61_000);
       let last;
-      for (let i = 0; i < 4; i++) last = await h.post('/api/v2/account/getSettings', { ssid: 'same-credential' });
+      for (let i = 0; i < 4; i++) last = await h.post('/api/v2/account/getSettings', { ssid: t.ssid });
       expect(last!.http).toBe(429);
       expect(last!.body).toMatchObject({ status: 'error', code: 429 });
-      // Another credential has its own window.
-      const other = await h.post('/api/v2/account/getSettings', { ssid: 'another' });
-      expect(other.body.code).toBe(1014);
+      // Another principal has its own window; credentials that do not resolve are not a principal's (1014).
+      expect((await h.post('/api/v2/account/getSettings', { ssid: other.ssid })).body.status).toBe('success');
+      expect((await h.post('/api/v2/account/getSettings', { ssid: 'another' })).body.code).toBe(1014);
     });
   },
   { config: { rateLimitPerMinute: 3 } },

@@ -5,10 +5,12 @@ import { envelopeProblem } from './support/checks.js';
 import { collectOperations } from './support/openapi.js';
 
 /**
- * Rate limits (PRODUCT.md §3): every operation answers 429 with the envelope
- * once a credential is over its limit, logins are limited per client address
- * (so passwords cannot be guessed at full speed), other credentials keep
- * their own window, and the window opens again after a minute (ManualClock).
+ * Rate limits (PRODUCT.md §4): a resolved principal over RATE_LIMIT_PER_MINUTE
+ * is answered 429 with the envelope on every operation and every other
+ * surface (the stream, the export, the v3 click-to-call), since all admit
+ * through the same code; another principal keeps its own window; the
+ * window opens again after a minute (ManualClock). Requests without
+ * credentials (logins) are limited per client address.
  */
 
 const LIMIT = 5;
@@ -17,19 +19,33 @@ const OPERATIONS = await collectOperations();
 forEachDatabase(
   'rate limits',
   (use) => {
-    it('every operation answers 429 in the envelope once a credential is over its limit', async () => {
+    it('once a principal is over its limit, every operation and surface answers it 429 in the envelope; another principal is not counted with it', async () => {
       const h = use();
-      const t = await createTenant(h);
       h.clock.advance(61_000);
+      const t = await createTenant(h);
+      const other = await createTenant(h);
+      const tok = (await h.post<{ userId: string; token: string }>('/api/v2/auth/token', { ssid: t.ssid })).body;
+      h.clock.advance(61_000);
+      for (let i = 0; i < LIMIT; i++) expect((await h.post('/api/v2/account/getSettings', { ssid: t.ssid })).body.status).toBe('success');
       for (const op of OPERATIONS.filter((o) => o.auth)) {
-        const ssid = `limit-${op.id}`;
-        let last;
-        for (let i = 0; i <= LIMIT; i++) last = await h.app.inject({ method: 'POST', url: op.path, payload: { ssid } });
-        expect(last!.statusCode, op.id).toBe(429);
-        expect(envelopeProblem(last!.statusCode, last!.body), op.id).toBeUndefined();
-        expect(JSON.parse(last!.body)).toMatchObject({ status: 'error', code: 429 });
+        const res = await h.app.inject({ method: 'POST', url: op.path, payload: { ssid: t.ssid } });
+        expect(res.statusCode, op.id).toBe(429);
+        expect(envelopeProblem(res.statusCode, res.body), op.id).toBeUndefined();
+        expect(JSON.parse(res.body), op.id).toMatchObject({ status: 'error', code: 429 });
+        expect(Number(res.headers['retry-after']), op.id).toBeGreaterThan(0);
       }
-      // The tenant's own session was never counted against those windows.
+      const surfaces = [
+        h.app.inject({ method: 'GET', url: `/api/v2/stream?ssid=${t.ssid}` }),
+        h.app.inject({ method: 'GET', url: '/api/v2/CallReport/export', headers: { authorization: `Bearer ${t.ssid}` } }),
+        // The same principal by its token: the limit is the principal's, not the credential's.
+        h.app.inject({ method: 'POST', url: `/api/v3/clickToCall/para?user_id=${tok.userId}&token=${tok.token}&agent_number=1&customer=2` }),
+      ];
+      for (const res of await Promise.all(surfaces)) {
+        expect(res.statusCode, res.body).toBe(429);
+        expect(JSON.parse(res.body)).toMatchObject({ status: 'error', code: 429 });
+      }
+      expect((await h.post('/api/v2/account/getSettings', { ssid: other.ssid })).body.status).toBe('success');
+      h.clock.advance(61_000);
       expect((await h.post('/api/v2/account/getSettings', { ssid: t.ssid })).body.status).toBe('success');
     });
 

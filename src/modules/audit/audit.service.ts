@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.js';
 import { tenant } from '../../db/tenant.js';
 import type { Database, Queryable } from '../../db/types.js';
 import { fail } from '../../errors/catalogue.js';
-import type { AuditIds, AuditRecorder, AuditSpec, AuditTargetType, Operation, OperationContext } from '../../http/operation.js';
+import type { AuditIds, AuditRecorder, AuditSpec, AuditTargetType, Audited, OperationContext } from '../../http/operation.js';
 import { diff, redact, type Changes } from './audit.changes.js';
 import { AuditRepository, type AuditRow } from './audit.repository.js';
 import { AuditTargetsRepository } from './audit-targets.repository.js';
@@ -50,7 +50,7 @@ export class AuditService implements AuditRecorder {
     private readonly clock: Clock,
   ) {}
 
-  async record<T extends object>(op: Operation, ctx: OperationContext<unknown>, run: () => Promise<T>): Promise<T> {
+  async record<T extends object>(op: Audited, ctx: OperationContext<unknown>, run: () => Promise<T>): Promise<T> {
     const spec = op.audit as AuditSpec<unknown>;
     const accountId = ctx.principal.accountId;
     return this.db.ambient(async () => {

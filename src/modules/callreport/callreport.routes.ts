@@ -2,12 +2,10 @@ import { Readable } from 'node:stream';
 import { createReadStream } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import parseRange from 'range-parser';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { AuthService } from '../../auth/auth.service.js';
-import { credentialsFromQuery } from '../../auth/credentials.js';
-import type { Principal } from '../../auth/principal.js';
+import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors/catalogue.js';
 import { defineOperation } from '../../http/operation.js';
+import { defineSurface } from '../../http/surface.js';
 import { DetailReportBody, DetailReportResponse, ListReportsBody, ListReportsResponse } from './callreport.schemas.js';
 import type { CallReportService, ReportListInput } from './callreport.service.js';
 import { EXPORT_SCHEMA, DIRECTSTREAM_SCHEMA, EXAMPLE_REPORT } from './callreport.openapi.js';
@@ -61,13 +59,6 @@ export function callReportOperations({ callReports }: { callReports: CallReportS
   ];
 }
 
-function deny(reply: FastifyReply, http: number, code: number, message: string) {
-  return reply
-    .code(http)
-    .header('content-type', 'application/json; charset=utf-8')
-    .send(JSON.stringify({ status: 'error', code, message }));
-}
-
 /** The CSV cell of a scalar report field: null as an empty cell. */
 function csvRow(r: PushReport): Array<string | number> {
   return SCALAR_FIELDS.map((f) => {
@@ -76,85 +67,108 @@ function csvRow(r: PushReport): Array<string | number> {
   });
 }
 
+/** The token and the recording's path of a directstream URL, each segment decoded once from the raw URL and checked as it is. */
+function directstreamTarget(request: FastifyRequest): { token: string; relative: string } {
+  // The raw URL, not Fastify's decoded parameter.
+  const raw = (request.raw.url ?? '').split('?')[0]!;
+  const tail = raw.slice(raw.toLowerCase().indexOf('/directstream/') + '/directstream/'.length);
+  const [token = '', ...encoded] = tail.split('/');
+  let segments: string[];
+  try {
+    segments = encoded.map((s) => decodeURIComponent(s));
+  } catch {
+    segments = ['..'];
+  }
+  return { token, relative: segments.join('/') };
+}
+
 /**
  * GET /api/v2/CallReport/export (CSV) and GET /api/v2/recording/directstream/…:
- * plain GETs, so a browser link or an `<audio>` element can use them. The
- * schemas only document; credentials and paths are checked here.
+ * plain GETs, so a browser link or an `<audio>` element can use them;
+ * surfaces (http/surface.ts), admitted like every operation, refusals with
+ * their HTTP status. The export takes the credentials from the query or
+ * `Authorization`; a recording link is its own credential (a signed token).
  */
-export function registerCallReportRoutes(app: FastifyInstance, auth: AuthService, callReports: CallReportService): void {
-  const plain = { validatorCompiler: () => () => true, serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
-
-  app.get('/api/v2/CallReport/export', { ...plain, schema: EXPORT_SCHEMA }, async (request, reply) => {
-    const query = (request.query ?? {}) as Record<string, unknown>;
-    let principal: Principal;
-    try {
-      principal = await auth.resolve(credentialsFromQuery(query, request.headers.authorization));
-    } catch (err) {
-      if (err instanceof AppError) return deny(reply, 401, 1014, 'Invalid token');
-      throw err;
-    }
-    if (principal.kind === 'switch' || !principal.permissions.has('analysis.view'))
-      return deny(reply, 403, 1015, 'Permission denied: missing permission analysis.view');
-    const input: ReportListInput = {};
-    for (const k of ['from', 'to', 'agentId', 'groupId', 'did', 'caller', 'callStatus', 'cType'] as const) {
-      if (typeof query[k] === 'string') input[k] = query[k];
-    }
-    // Filters are checked before the first byte, so a bad one is an envelope, not a broken CSV.
-    const pages = callReports.all(principal.accountId, input);
-    let first: IteratorResult<PushReport[]>;
-    try {
-      first = await pages.next();
-    } catch (err) {
-      if (err instanceof AppError) return deny(reply, 400, err.code, err.message);
-      throw err;
-    }
-    // Each page becomes its CSV text at once, so its reports die young (never promoted to the old heap), and
-    // Readable.from asks for the next page only when the socket has drained: memory is one page, whatever the calls.
-    const text = (page: PushReport[]) => stringify(page.map(csvRow), { record_delimiter: '\r\n' });
-    async function* chunks() {
-      yield stringify([[...SCALAR_FIELDS]], { record_delimiter: '\r\n' });
-      if (first.done) return;
-      yield text(first.value);
-      for await (const page of pages) yield text(page);
-    }
-    const csv = Readable.from(chunks(), { objectMode: false });
-    return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="call-reports.csv"').send(csv);
+export function callReportSurfaces(callReports: CallReportService) {
+  const exportCsv = defineSurface({
+    method: 'GET',
+    url: '/api/v2/CallReport/export',
+    module: 'CallReport',
+    name: 'export',
+    credentials: 'query',
+    permission: 'analysis.view',
+    httpRefusals: true,
+    schema: EXPORT_SCHEMA,
+    writes: false,
+    input(request: FastifyRequest): ReportListInput {
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      const input: ReportListInput = {};
+      for (const k of ['from', 'to', 'agentId', 'groupId', 'did', 'caller', 'callStatus', 'cType'] as const) {
+        if (typeof query[k] === 'string') input[k] = query[k];
+      }
+      return input;
+    },
+    async handler({ principal, body, reply }) {
+      // Filters are checked before the first byte, so a bad one is an envelope, not a broken CSV.
+      const pages = callReports.all(principal.accountId, body);
+      let first: IteratorResult<PushReport[]>;
+      try {
+        first = await pages.next();
+      } catch (err) {
+        if (err instanceof AppError) throw new AppError(err.code, err.message, 400);
+        throw err;
+      }
+      // Each page becomes its CSV text at once, so its reports die young (never promoted to the old heap), and
+      // Readable.from asks for the next page only when the socket has drained: memory is one page, whatever the calls.
+      const text = (page: PushReport[]) => stringify(page.map(csvRow), { record_delimiter: '\r\n' });
+      async function* chunks() {
+        yield stringify([[...SCALAR_FIELDS]], { record_delimiter: '\r\n' });
+        if (first.done) return;
+        yield text(first.value);
+        for await (const page of pages) yield text(page);
+      }
+      const csv = Readable.from(chunks(), { objectMode: false });
+      return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="call-reports.csv"').send(csv);
+    },
   });
 
-  app.get('/api/v2/recording/directstream/*', { ...plain, schema: DIRECTSTREAM_SCHEMA }, async (request, reply) => {
-    // The raw URL, not Fastify's decoded parameter: every segment is decoded once here and checked as it is.
-    const raw = (request.raw.url ?? '').split('?')[0]!;
-    const tail = raw.slice(raw.toLowerCase().indexOf('/directstream/') + '/directstream/'.length);
-    const [token = '', ...encoded] = tail.split('/');
-    let segments: string[];
-    try {
-      segments = encoded.map((s) => decodeURIComponent(s));
-    } catch {
-      segments = ['..'];
-    }
-    const found = await callReports.recording(token, segments.join('/'));
-    if (found === 'forbidden') return deny(reply, 403, 1015, 'Permission denied: missing, bad or expired recording token');
-    if (found === null) return deny(reply, 404, 1012, 'No data found: no such recording');
-    reply.header('content-type', found.type).header('accept-ranges', 'bytes').header('cache-control', 'private, max-age=3600');
-    const header = request.headers.range;
-    if (header === undefined) return reply.header('content-length', found.size).send(createReadStream(found.file));
-    const ranges = parseRange(found.size, header, { combine: true });
-    // A malformed header, another unit or several ranges: the whole file (RFC 9110 lets a server ignore Range).
-    if (ranges === -2 || (ranges !== -1 && (ranges.type !== 'bytes' || ranges.length !== 1))) {
-      return reply.header('content-length', found.size).send(createReadStream(found.file));
-    }
-    if (ranges === -1) {
+  const directstream = defineSurface({
+    method: 'GET',
+    url: '/api/v2/recording/directstream/*',
+    module: 'recording',
+    name: 'directstream',
+    credentials: 'signed',
+    verify: async (request) => {
+      const { token, relative } = directstreamTarget(request);
+      return callReports.recordingLinkValid(token, relative);
+    },
+    badLink: 'missing, bad or expired recording token',
+    httpRefusals: true,
+    schema: DIRECTSTREAM_SCHEMA,
+    writes: false,
+    input: directstreamTarget,
+    async handler({ body, request, reply }) {
+      const found = await callReports.recording(body.relative);
+      if (found === null) throw new AppError(1012, 'No data found: no such recording', 404);
+      reply.header('content-type', found.type).header('accept-ranges', 'bytes').header('cache-control', 'private, max-age=3600');
+      const header = request.headers.range;
+      if (header === undefined) return reply.header('content-length', found.size).send(createReadStream(found.file));
+      const ranges = parseRange(found.size, header, { combine: true });
+      // A malformed header, another unit or several ranges: the whole file (RFC 9110 lets a server ignore Range).
+      if (ranges === -2 || (ranges !== -1 && (ranges.type !== 'bytes' || ranges.length !== 1))) {
+        return reply.header('content-length', found.size).send(createReadStream(found.file));
+      }
+      if (ranges === -1) {
+        reply.header('content-range', `bytes */${found.size}`);
+        throw new AppError(1001, 'Invalid data type or value: range not satisfiable', 416);
+      }
+      const { start, end } = ranges[0]!;
       return reply
-        .code(416)
-        .header('content-range', `bytes */${found.size}`)
-        .header('content-type', 'application/json; charset=utf-8')
-        .send(JSON.stringify({ status: 'error', code: 1001, message: 'Invalid data type or value: range not satisfiable' }));
-    }
-    const { start, end } = ranges[0]!;
-    return reply
-      .code(206)
-      .header('content-range', `bytes ${start}-${end}/${found.size}`)
-      .header('content-length', end - start + 1)
-      .send(createReadStream(found.file, { start, end }));
+        .code(206)
+        .header('content-range', `bytes ${start}-${end}/${found.size}`)
+        .header('content-length', end - start + 1)
+        .send(createReadStream(found.file, { start, end }));
+    },
   });
+  return [exportCsv, directstream];
 }

@@ -182,9 +182,13 @@ export class CallReportService {
     return { ...report, rcrdAr };
   }
 
-  /** A recording to serve: 'forbidden' for a missing, bad or expired token (checked first), null for no such file. */
-  async recording(token: string, relative: string): Promise<RecordingFile | null | 'forbidden'> {
-    if (!(await this.tokens.verify(token, relative, this.deps.clock.now() / 1000))) return 'forbidden';
+  /** Whether a directstream token was signed for `relative` in the last 24 h (the link's credential, checked by the admission). */
+  async recordingLinkValid(token: string, relative: string): Promise<boolean> {
+    return this.tokens.verify(token, relative, this.deps.clock.now() / 1000);
+  }
+
+  /** A recording to serve (its link already checked), null for no such file. */
+  async recording(relative: string): Promise<RecordingFile | null> {
     return findRecording(this.deps.recordingsDir, relative);
   }
 }

@@ -1,10 +1,9 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerResponse } from 'node:http';
-import { credentialsFromQuery } from '../../auth/credentials.js';
 import type { Principal } from '../../auth/principal.js';
 import type { AppContext } from '../../context.js';
 import { STREAM_SECURITY, errorAnswerSchema, httpErrorResponses } from '../../http/openapi.js';
-import { AppError } from '../../errors/catalogue.js';
+import { defineSurface, registerSurface } from '../../http/surface.js';
 import { CHANGES_CHANNEL, CHANGE_LOG_SPAN } from './events.service.js';
 import type { LiveStateService } from './live-state.service.js';
 
@@ -283,13 +282,6 @@ const STREAM_SCHEMA = {
   },
 };
 
-function deny(reply: FastifyReply, http: number, code: number, message: string) {
-  return reply
-    .code(http)
-    .header('content-type', 'application/json; charset=utf-8')
-    .send(JSON.stringify({ status: 'error', code, message }));
-}
-
 /** Registers GET /api/v2/stream on the app (called from app.ts). */
 export function registerStream(
   app: FastifyInstance,
@@ -300,23 +292,27 @@ export function registerStream(
   const hub = new StreamHub(ctx, liveState, opts.heartbeatMs, opts.observer ?? null);
   // preClose: the server waits for open connections, so the streams must end before it closes.
   app.addHook('preClose', async () => hub.stop());
-  // The schema only documents: nothing is validated (the credentials are read below and refused with 401 / 403), and
-  // answers are serialised as plain JSON, so the route also works on an app without the error envelope's schema (tests).
-  const route = { schema: STREAM_SCHEMA, validatorCompiler: () => () => true, serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
-  app.get('/api/v2/stream', route, async (request, reply) => {
-    const query = (request.query ?? {}) as Record<string, unknown>;
-    let principal: Principal;
-    try {
-      principal = await ctx.auth.resolve(credentialsFromQuery(query, request.headers.authorization));
-    } catch (err) {
-      if (err instanceof AppError) return deny(reply, 401, 1014, 'Invalid token');
-      throw err;
-    }
-    if (principal.kind === 'agent' && !principal.permissions.has('agent.live') && !principal.permissions.has('queue.view')) {
-      return deny(reply, 403, 1015, 'Permission denied: missing permission agent.live or queue.view');
-    }
-    await hub.subscribe(principal, reply, resumePoint(request.headers['last-event-id'], query.lastEventId));
-    return reply;
-  });
+  registerSurface(
+    app,
+    defineSurface({
+      method: 'GET',
+      url: '/api/v2/stream',
+      module: 'events',
+      name: 'stream',
+      credentials: 'query',
+      principals: ['client', 'agent', 'switch'],
+      refuse: (p) =>
+        p.kind === 'agent' && !p.permissions.has('agent.live') && !p.permissions.has('queue.view') ? 'missing permission agent.live or queue.view' : null,
+      httpRefusals: true,
+      schema: STREAM_SCHEMA,
+      writes: false,
+      input: (request: FastifyRequest) => resumePoint(request.headers['last-event-id'], (request.query as Record<string, unknown> | undefined)?.lastEventId),
+      async handler({ principal, body, reply }) {
+        await hub.subscribe(principal, reply, body);
+        return reply;
+      },
+    }),
+    { admission: ctx.admission },
+  );
   return hub;
 }

@@ -1,15 +1,19 @@
-import type { FastifyInstance } from 'fastify';
-import type { AuthService } from '../../auth/auth.service.js';
-import { credentialsFromBody } from '../../auth/credentials.js';
+import type { FastifyRequest } from 'fastify';
 import { fail } from '../../errors/catalogue.js';
-import type { AuditRecorder, Operation } from '../../http/operation.js';
+import { defineSurface } from '../../http/surface.js';
 import type { SwitchService } from './switch.service.js';
-
-const PATH = '/api/v3/clickToCall/para';
 
 function one(v: unknown): string | undefined {
   if (Array.isArray(v)) return one(v[0]);
   return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+interface V3Input {
+  agentNumber: string;
+  customer: string;
+  customerCli: string | undefined;
+  callFirst: 'agent' | 'customer';
+  agentCli: string | undefined;
 }
 
 /**
@@ -18,41 +22,53 @@ function one(v: unknown): string | undefined {
  * `agent_number` (the agent's phone), `customer`, optional `customerCLI`
  * (the DID shown to the customer), `callFirst` (`agent`, the default, or
  * `customer`: recorded; the connector always rings the agent first) and
- * `agentCLI` (recorded). The answer is call/originate's. Not in the
- * OpenAPI document, which lists /api/v2 operations; docs/asterisk.md has it.
+ * `agentCLI` (recorded). The answer is call/originate's. A surface
+ * (http/surface.ts): admitted like every operation (the token form from the
+ * query, `call.originate`), and audited like call/originate, under its own
+ * name. Not in the OpenAPI document, which lists /api/v2 operations;
+ * docs/asterisk.md has it.
  */
-/** How the audit trail names and records it: as call/originate, under its own path. */
-const AUDITED = {
-  module: 'clickToCall',
-  name: 'para',
-  writes: true,
-  audit: {
-    target: 'agent',
-    id: ({ body }: { body: { agentId: number } }) => body.agentId,
-    changes: ({ body, result }: { body: { customer: string }; result?: object }) => ({
-      originate: [null, { callId: (result as { data: { callId: string } }).data.callId, customer: body.customer.replace(/\D/g, '') }],
-    }),
-  },
-} as unknown as Operation;
-
-export function registerClickToCallV3(app: FastifyInstance, auth: AuthService, switches: SwitchService, audit?: AuditRecorder): void {
-  app.post(PATH, { schema: { hide: true }, config: { errorModule: 'agent' } }, async (request) => {
-    const q = (request.query ?? {}) as Record<string, unknown>;
-    const principal = await auth.resolve(credentialsFromBody({ userId: one(q.user_id), token: one(q.token) }));
-    if (principal.kind === 'switch') throw fail(1015, 'switch credentials may not place calls');
-    if (!principal.permissions.has('call.originate')) throw fail(1015, 'missing permission call.originate');
-    const agentNumber = one(q.agent_number);
-    const customer = one(q.customer);
-    if (agentNumber === undefined) throw fail(1000, 'agent_number is required');
-    if (customer === undefined) throw fail(1000, 'customer is required');
-    const callFirst = one(q.callFirst) ?? 'agent';
-    if (callFirst !== 'agent' && callFirst !== 'customer') throw fail(1000, 'callFirst must be agent or customer');
-    const agentId = await switches.agentByNumber(principal, agentNumber);
-    const place = async () => ({
-      status: 'success',
-      code: 200,
-      data: await switches.originate(principal, { agentId, customer, did: one(q.customerCLI), callFirst, agentCli: one(q.agentCLI) }),
-    });
-    return audit ? audit.record(AUDITED, { principal, body: { agentId, customer }, request }, place) : place();
+export function clickToCallV3(switches: SwitchService) {
+  return defineSurface({
+    method: 'POST',
+    url: '/api/v3/clickToCall/para',
+    module: 'clickToCall',
+    name: 'para',
+    credentials: 'user_id+token',
+    permission: 'call.originate',
+    kindRefusal: () => 'switch credentials may not place calls',
+    errorModule: 'agent',
+    schema: { hide: true },
+    writes: true,
+    audit: {
+      target: 'agent',
+      id: ({ prepared }) => prepared as number,
+      changes: ({ body, result }) => ({
+        originate: [null, { callId: (result as { data: { callId: string } }).data.callId, customer: body.customer.replace(/\D/g, '') }],
+      }),
+    },
+    input(request: FastifyRequest): V3Input {
+      const q = (request.query ?? {}) as Record<string, unknown>;
+      const agentNumber = one(q.agent_number);
+      const customer = one(q.customer);
+      if (agentNumber === undefined) throw fail(1000, 'agent_number is required');
+      if (customer === undefined) throw fail(1000, 'customer is required');
+      const callFirst = one(q.callFirst) ?? 'agent';
+      if (callFirst !== 'agent' && callFirst !== 'customer') throw fail(1000, 'callFirst must be agent or customer');
+      return { agentNumber, customer, customerCli: one(q.customerCLI), callFirst, agentCli: one(q.agentCLI) };
+    },
+    /** The agent id (the audit target), found before the audited transaction opens. */
+    prepare: ({ principal, body }) => switches.agentByNumber(principal, body.agentNumber),
+    async handler({ principal, body, prepared }) {
+      const agentId = prepared as number;
+      const data = await switches.originate(principal, {
+        agentId,
+        customer: body.customer,
+        did: body.customerCli,
+        callFirst: body.callFirst,
+        agentCli: body.agentCli,
+      });
+      return { status: 'success', code: 200, data };
+    },
   });
 }
