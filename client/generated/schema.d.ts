@@ -1428,7 +1428,7 @@ export interface components {
                  */
                 "application/json": {
                     /**
-                     * @description - `429`: Too many requests: more requests this minute than the per-credential limit (RATE_LIMIT_PER_MINUTE; per IP address without credentials)
+                     * @description - `429`: Too many requests: more requests this minute than the per-user limit (RATE_LIMIT_PER_MINUTE; per IP address without credentials), or too many credentials that did not resolve from this IP address (AUTH_FAILURES_PER_MINUTE); `Retry-After` says when to try again
                      * @enum {integer}
                      */
                     code: 429;
