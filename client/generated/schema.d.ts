@@ -61,6 +61,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/AddContactApi/addContact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add, update or soft-delete a contact of a list (the vendor's V2.0 AddContactApi; also at contactList/addContact)
+         * @description `action` 0 adds the record (a number already in the list is updated; a soft-deleted one stays deleted), 1 updates it (1012 when the number is not in the list), 2 soft-deletes it (kept, never dialled again; 1012 when absent). The number is normalised as the Directory does. `campaignSchedule`: not dialled before then; `campaignReschedule`: dialled again at that time, first in line once due. Only the fields given change on an update.
+         *
+         *     Callers: client, agent. Permission: `campaign.manage`. Error codes: 1000, 1001, 1005, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["AddContactApi_addContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/AddContactApi/deleteContact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a contact of a list for good (the vendor's V2.0 AddContactApi; `delId` is addContact's contact_id)
+         * @description Callers: client, agent. Permission: `campaign.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["AddContactApi_deleteContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/Agent/create": {
         parameters: {
             query?: never;
@@ -425,6 +467,88 @@ export interface paths {
          * @description Callers: client, agent. Permission: `analysis.view`. Error codes: 1000, 1001, 1014, 1015, 1047 (HTTP 200, error envelope).
          */
         post: operations["CallReport_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/contactList/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a contact list for outbound campaigns
+         * @description Callers: client, agent. Permission: `campaign.manage`. Error codes: 1000, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["contactList_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/contactList/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a contact list and its contacts; refused while a campaign that is not stopped or completed uses it
+         * @description Callers: client, agent. Permission: `campaign.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["contactList_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/contactList/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add or update up to 10,000 contacts of a list at once; a bad record is rejected alone
+         * @description Each record is written as `AddContactApi/addContact` action 0 would (a number already in the list, or earlier in the request, is updated). A record that fails its checks is listed in `rejected` with its index and the code it would have had on its own; the others are written. For larger files: `POST /api/v2/contactList/importCsv` (docs/campaigns.md).
+         *
+         *     Callers: client, agent. Permission: `campaign.manage`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["contactList_import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/contactList/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The account's contact lists, with how many contacts each holds (soft-deleted ones not counted)
+         * @description Callers: client, agent. Permission: `campaign.view`. Error codes: 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["contactList_list"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1695,6 +1819,161 @@ export interface operations {
             503: components["responses"]["DatabaseUnavailable"];
         };
     };
+    AddContactApi_addContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "clId": 1,
+                 *       "action": 0,
+                 *       "record": {
+                 *         "number": "+1 415 555 0134",
+                 *         "name": "Ada Lovelace",
+                 *         "timezone": "America/Los_Angeles",
+                 *         "fields": {
+                 *           "plan": "gold",
+                 *           "balance": 120
+                 *         }
+                 *       },
+                 *       "campaignSchedule": 1768035600
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 0 add (a number already in the list is updated), 1 update (1012 when absent), 2 soft-delete (kept, never dialled again) */
+                    action: number | string;
+                    /** @description Unix seconds: a callback, dialled again at that time, first in line when due (0 clears) */
+                    campaignReschedule?: number | string;
+                    /** @description Unix seconds: the contact is not dialled before then (0 clears) */
+                    campaignSchedule?: number | string;
+                    /** @description Contact list id (number or string of digits) */
+                    clId: number | string;
+                    /** @description A contact of the list */
+                    record: {
+                        /** @description Any data of the contact (at most 50 scalar fields); given, it replaces the stored fields */
+                        fields?: {
+                            [key: string]: string | number | boolean | null;
+                        };
+                        name?: string;
+                        /** @description Phone number, string or number; normalised as the Directory does (digits only, 6 to 15) */
+                        number: string | number;
+                        /** @description IANA time zone of the contact (calling hours); '' or absent: the campaign's */
+                        timezone?: string;
+                    };
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            contact_id: number;
+                        };
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: Unknown time zone, or a schedule time that is not Unix seconds
+                         *     - `1005`: Invalid contact number: not 6 to 15 digits once every non-digit is removed
+                         *     - `1012`: No data found: No such list, or (action 1, 2) the number is not in it
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1001 | 1005 | 1012 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    AddContactApi_deleteContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "clId": 1,
+                 *       "delId": 17
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Contact list id (number or string of digits) */
+                    clId: number | string;
+                    /** @description The contact_id addContact answered */
+                    delId: number | string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: No such list, or no contact `delId` in it
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
     Agent_create: {
         parameters: {
             query?: never;
@@ -2689,7 +2968,7 @@ export interface operations {
                     /** @description Session id (from auth/login). Not together with userId/token. */
                     ssid?: string;
                     targetId?: string | number;
-                    targetType?: "agent" | "group" | "role" | "did" | "contact" | "account" | "token" | "webhook" | "sticky" | "dnc" | "blacklist";
+                    targetType?: "agent" | "group" | "role" | "did" | "contact" | "account" | "token" | "webhook" | "sticky" | "dnc" | "blacklist" | "contactList" | "listContact";
                     /** @description Unix seconds */
                     to?: number;
                     /** @description API token (from auth/token), with userId */
@@ -3413,6 +3692,272 @@ export interface operations {
                          * @enum {integer}
                          */
                         code: 1000 | 1001 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    contactList_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "name": "Renewals November"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description List name (not blank) */
+                    name: string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            clId: number;
+                        };
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    contactList_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "clId": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Contact list id (number or string of digits) */
+                    clId: number | string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: A campaign that is not stopped or completed uses the list (the message names it)
+                         *     - `1012`: No data found: No such contact list
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    contactList_import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "clId": 1,
+                 *       "records": [
+                 *         {
+                 *           "number": "+1 415 555 0134",
+                 *           "name": "Ada Lovelace",
+                 *           "timezone": "America/Los_Angeles",
+                 *           "fields": {
+                 *             "plan": "gold",
+                 *             "balance": 120
+                 *           }
+                 *         },
+                 *         {
+                 *           "number": "12"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Contact list id (number or string of digits) */
+                    clId: number | string;
+                    /** @description Up to 10,000 records; a number already in the list (or earlier in the request) is updated */
+                    records: unknown[];
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            added: number;
+                            rejected: {
+                                /** @description 1005 number, 1001 time zone, 1000 any other bad value */
+                                code: number;
+                                /** @description 0-based: the record in `records`, or the data row of a CSV (the header is not counted) */
+                                index: number;
+                                message: string;
+                            }[];
+                            updated: number;
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: More than 10,000 records, or `records` not an array
+                         *     - `1012`: No data found: No such contact list
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    contactList_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            clId: number;
+                            /** @description Contacts that are not soft-deleted */
+                            contacts: number;
+                            /** @description Unix seconds */
+                            createdAt: number;
+                            name: string;
+                        }[];
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1014 | 1015 | 1047;
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };

@@ -19,6 +19,8 @@ export const PERMISSIONS = [
   'webhook.manage',
   'audit.view',
   'privacy.manage',
+  'campaign.manage',
+  'campaign.view',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

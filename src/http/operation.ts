@@ -17,8 +17,27 @@ export interface OperationContext<B> {
   prepared?: unknown;
 }
 
-/** PRODUCT.md §12: what an audit record's `target.type` may be. */
-export const AUDIT_TARGET_TYPES = ['agent', 'group', 'role', 'did', 'contact', 'account', 'token', 'webhook', 'sticky', 'dnc', 'blacklist'] as const;
+/**
+ * What an audit record's `target.type` may be: PRODUCT.md §12's list, then
+ * the objects §13 added after it (docs/audit.md says why they are types of
+ * their own): a contact list and a contact of one (`contact` is a
+ * Directory entry, keyed by number).
+ */
+export const AUDIT_TARGET_TYPES = [
+  'agent',
+  'group',
+  'role',
+  'did',
+  'contact',
+  'account',
+  'token',
+  'webhook',
+  'sticky',
+  'dnc',
+  'blacklist',
+  'contactList',
+  'listContact',
+] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 /** One target id, several (a bulk change), or none (a change of the whole list). */
 export type AuditIds = string | number | null | ReadonlyArray<string | number>;

@@ -5,6 +5,7 @@ import { analysisOperations } from './analysis/analysis.routes.js';
 import { callReportOperations } from './callreport/callreport.routes.js';
 import { auditOperations } from './audit/audit.routes.js';
 import { authOperations } from './auth/auth.routes.js';
+import { contactListOperations } from './contactlist/contactlist.routes.js';
 import { didOperations } from './did/did.routes.js';
 import { directoryOperations } from './directory/directory.routes.js';
 import { eventsOperations } from './events/events.routes.js';
@@ -71,6 +72,16 @@ export const MODULE_TAGS: ReadonlyArray<{ name: string; description: string }> =
     description: 'What a call-center manager reads: queue service level and abandonment, agent time, the callback worklist; JSON or CSV (docs/reports.md).',
   },
   {
+    name: 'contactList',
+    description:
+      'Contact lists of outbound campaigns: create, list, delete, bulk import (JSON, and CSV streamed through ' +
+      '`POST /api/v2/contactList/importCsv`). See docs/campaigns.md.',
+  },
+  {
+    name: 'AddContactApi',
+    description: "The vendor's V2.0 contact-list API: add, update or soft-delete one contact (`addContact`), delete one for good (`deleteContact`).",
+  },
+  {
     name: 'privacy',
     description:
       'Forgetting on request: `privacy/erase` removes or pseudonymises a number everywhere it is stored, `privacy/export` answers all that is ' +
@@ -99,5 +110,6 @@ export function allOperations(s: Services): Operation[] {
     ...webhookOperations(s),
     ...auditOperations(s),
     ...privacyOperations(s),
+    ...contactListOperations(s),
   ];
 }

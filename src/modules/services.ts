@@ -9,6 +9,7 @@ import { RollupSink } from './analysis/rollup/rollup-sink.js';
 import { CallHistoryService } from './calls/call-history.service.js';
 import { allSinks } from './calls/call-record-sink.js';
 import { CallReportService } from './callreport/callreport.service.js';
+import { ContactListService } from './contactlist/contactlist.service.js';
 import { DidService } from './did/did.service.js';
 import { BlacklistService } from './directory/blacklist.service.js';
 import { ContactService } from './directory/contact.service.js';
@@ -90,6 +91,8 @@ export function buildServices(ctx: AppContext) {
     pauseMs: config.retentionPauseMs,
   });
   const hourGrids = new HourGridJob(db, clock, accounts, ctx.log);
+  // Outbound campaigns' contact lists; `listInUse` is wired to the campaigns once they exist (contactList/delete's 1000).
+  const contactLists = new ContactListService(db, clock);
   return {
     auth,
     audit,
@@ -121,6 +124,7 @@ export function buildServices(ctx: AppContext) {
     privacy,
     retention,
     hourGrids,
+    contactLists,
   };
 }
 

@@ -61,6 +61,12 @@ const TABLE: Record<string, string> = {
   'call/originate': 'call.originate',
   'privacy/erase': 'privacy.manage',
   'privacy/export': 'privacy.manage',
+  'contactlist/create': 'campaign.manage',
+  'contactlist/list': 'campaign.view',
+  'contactlist/delete': 'campaign.manage',
+  'contactlist/import': 'campaign.manage',
+  'addcontactapi/addcontact': 'campaign.manage',
+  'addcontactapi/deletecontact': 'campaign.manage',
 };
 /** Operations for clients (and switches) only: an agent, whatever its role, gets 1015. */
 const NOT_FOR_AGENTS = new Set([

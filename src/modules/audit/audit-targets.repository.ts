@@ -63,6 +63,18 @@ export class AuditTargetsRepository {
     return this.t.get('SELECT dids FROM contact_blacklist_sets WHERE account_id = $1 AND contact = $2', [contact]);
   }
 
+  contactList(clId: number): Promise<Row | undefined> {
+    return this.t.get('SELECT name FROM contact_lists WHERE account_id = $1 AND cl_id = $2', [clId]);
+  }
+
+  listContact(contactId: number): Promise<Row | undefined> {
+    return this.t.get(
+      `SELECT cl_id, number, name, timezone, fields, schedule_at, reschedule_at, deleted
+         FROM list_contacts WHERE account_id = $1 AND contact_id = $2`,
+      [contactId],
+    );
+  }
+
   /** Agents set-at-a-time: a bulk change (Agent/setCad of 500) costs two statements, not a thousand. */
   agents(ids: number[]): Promise<Array<Row & { id: number }>> {
     const list = inList(this.t, 'id', 2, ids);

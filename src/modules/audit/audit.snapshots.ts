@@ -80,6 +80,19 @@ const READERS: Record<Exclude<AuditTargetType, 'agent'>, (r: AuditTargetsReposit
   },
   dnc: async (r, id) => view(await r.dnc(id), (d) => ({ dnc: num(d.dnc) })),
   blacklist: async (r, id) => view(await r.blacklist(id), (b) => ({ DID: typeof b.dids === 'string' && b.dids !== '' ? b.dids.split(',') : [] })),
+  contactList: async (r, id) => view(await r.contactList(Number(id)), (l) => ({ name: l.name })),
+  // As AddContactApi/addContact spells them: the list, the record's fields, the schedule times by their body names.
+  listContact: async (r, id) =>
+    view(await r.listContact(Number(id)), (c) => ({
+      clId: num(c.cl_id),
+      number: c.number,
+      name: c.name,
+      timezone: c.timezone,
+      fields: json(c.fields, {}),
+      campaignSchedule: num(c.schedule_at),
+      campaignReschedule: num(c.reschedule_at),
+      deleted: flag(c.deleted),
+    })),
 };
 
 function view(row: Row | undefined, toApi: (r: Row) => Record<string, unknown>): Snapshot {
