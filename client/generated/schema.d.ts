@@ -473,6 +473,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/contactList/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A page of a list's contacts in list order, soft-deleted ones included (marked)
+         * @description Callers: client, agent. Permission: `campaign.view`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["contactList_contacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/contactList/create": {
         parameters: {
             query?: never;
@@ -3692,6 +3712,88 @@ export interface operations {
                          * @enum {integer}
                          */
                         code: 1000 | 1001 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    contactList_contacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "clId": 1,
+                 *       "limit": 100
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Contact list id (number or string of digits) */
+                    clId: number | string;
+                    /** @description The previous page's nextCursor; absent: from the start of the list */
+                    cursor?: number;
+                    /** @description Contacts per page, default 100 */
+                    limit?: number;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description Unix seconds: the callback time; null when none */
+                            campaignReschedule: number | null;
+                            /** @description Unix seconds: not dialled before; null when unset */
+                            campaignSchedule: number | null;
+                            contact_id: number;
+                            /** @description Soft-deleted (addContact action 2): kept, never dialled again */
+                            deleted: boolean;
+                            fields: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                            name: string;
+                            /** @description Digits, normalised */
+                            number: string;
+                            /** @description IANA zone, or '' (the campaign's applies) */
+                            timezone: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last */
+                        nextCursor: number | null;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: No such contact list
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047;
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };

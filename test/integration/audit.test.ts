@@ -350,6 +350,8 @@ const TARGET_MODULE: Record<string, string> = {
   account: 'account',
   token: 'auth',
   webhook: 'webhook',
+  contactList: 'contactList',
+  listContact: 'contactList',
 };
 
 /**

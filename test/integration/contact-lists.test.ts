@@ -148,6 +148,35 @@ forEachDatabase('contact lists', (use) => {
     expect((await add(h, t, { clId, action: 2, record: { number: '919800000039' } })).body.code).toBe(1012);
   });
 
+  it('contactList/contacts pages through a list in list order, soft-deleted contacts marked', async () => {
+    const h = use();
+    const t = await createTenant(h);
+    const clId = await newList(h, t);
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await add(h, t, { clId, action: 0, record: { number: `91980000009${i}`, name: `C${i}` } })).body.data.contact_id);
+    await add(h, t, { clId, action: 2, record: { number: '919800000091' } });
+    await add(h, t, { clId, action: 1, record: { number: '919800000092', fields: { n: 2 } }, campaignReschedule: 1_900_000_000 });
+    type Page = { data: Array<Record<string, unknown>>; nextCursor: number | null };
+    const p1 = await h.post<Page>('/api/v2/contactList/contacts', { ssid: t.ssid, clId, limit: 3 });
+    expect(p1.body.data.map((c) => c.contact_id)).toEqual(ids.slice(0, 3));
+    expect(p1.body.data[1]).toEqual({
+      contact_id: ids[1],
+      number: '919800000091',
+      name: 'C1',
+      timezone: '',
+      fields: {},
+      campaignSchedule: null,
+      campaignReschedule: null,
+      deleted: true,
+    });
+    expect(p1.body.data[2]).toMatchObject({ fields: { n: 2 }, campaignReschedule: 1_900_000_000, deleted: false });
+    const p2 = await h.post<Page>('/api/v2/contactList/contacts', { ssid: t.ssid, clId, limit: 3, cursor: p1.body.nextCursor });
+    expect(p2.body.data.map((c) => c.contact_id)).toEqual(ids.slice(3));
+    expect(p2.body.nextCursor).toBeNull();
+    expect((await h.post('/api/v2/contactList/contacts', { ssid: t.ssid, clId: 999 })).body.code).toBe(1012);
+    expect((await h.post('/api/v2/contactList/contacts', { ssid: t.ssid, clId, limit: 1001 })).body.code).toBe(1000);
+  });
+
   it('addContact refuses bad input with the code of each field', async () => {
     const h = use();
     const t = await createTenant(h);

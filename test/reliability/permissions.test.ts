@@ -63,6 +63,7 @@ const TABLE: Record<string, string> = {
   'privacy/export': 'privacy.manage',
   'contactlist/create': 'campaign.manage',
   'contactlist/list': 'campaign.view',
+  'contactlist/contacts': 'campaign.view',
   'contactlist/delete': 'campaign.manage',
   'contactlist/import': 'campaign.manage',
   'addcontactapi/addcontact': 'campaign.manage',

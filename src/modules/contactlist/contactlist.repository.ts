@@ -143,6 +143,16 @@ export class ContactListRepository {
     await bulkWrite(this.t, 'list_contacts', CONTACT_COLUMNS, ['contact_id'], rows as unknown as Record<string, string | number | null>[], 'update');
   }
 
+  /** A page of the list's contacts (soft-deleted ones too) in list order, after the contact id `after`. */
+  async page(clId: number, after: number, limit: number): Promise<ListContactRow[]> {
+    const rows = await this.t.all<ListContactRow>(`${SELECT_CONTACT} WHERE account_id = $1 AND cl_id = $2 AND position > $3 ORDER BY position LIMIT $4`, [
+      clId,
+      after,
+      limit,
+    ]);
+    return rows.map(contactRow);
+  }
+
   /** Removes a contact for good; false when the list holds no such contact. */
   async removeContact(clId: number, contactId: number): Promise<boolean> {
     const res = await this.t.run('DELETE FROM list_contacts WHERE account_id = $1 AND cl_id = $2 AND contact_id = $3', [clId, contactId]);

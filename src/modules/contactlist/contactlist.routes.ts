@@ -5,6 +5,8 @@ import {
   AddContactBody,
   ClIdResponse,
   ContactIdResponse,
+  ContactsBody,
+  ContactsResponse,
   CreateListBody,
   DeleteContactBody,
   DeleteListBody,
@@ -54,6 +56,39 @@ export function contactListOperations({ contactLists }: { contactLists: ContactL
       examples: { request: {}, response: { data: [{ clId: 1, name: 'Renewals November', contacts: 1200, createdAt: 1768035600 }] } },
       async handler({ principal }) {
         return { data: await contactLists.list(principal.accountId) };
+      },
+    }),
+    defineOperation({
+      module: 'contactList',
+      name: 'contacts',
+      writes: false,
+      summary: "A page of a list's contacts in list order, soft-deleted ones included (marked)",
+      permission: 'campaign.view',
+      body: ContactsBody,
+      response: ContactsResponse,
+      errors: [1000, 1012, 1014, 1015, 1047],
+      errorNotes: { 1012: 'No such contact list' },
+      examples: {
+        request: { clId: 1, limit: 100 },
+        response: {
+          data: [
+            {
+              contact_id: 17,
+              number: '14155550134',
+              name: 'Ada Lovelace',
+              timezone: 'America/Los_Angeles',
+              fields: { plan: 'gold' },
+              campaignSchedule: null,
+              campaignReschedule: null,
+              deleted: false,
+            },
+          ],
+          nextCursor: null,
+        },
+      },
+      async handler({ principal, body }) {
+        const page = await contactLists.contacts(principal.accountId, toId(body.clId), body.cursor ?? 0, body.limit ?? 100);
+        return { data: page.contacts, nextCursor: page.nextCursor };
       },
     }),
     defineOperation({

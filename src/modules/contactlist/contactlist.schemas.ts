@@ -41,6 +41,11 @@ export const ContactRecordSchema = Type.Object(
 export const CreateListBody = Type.Object({ name: ListName });
 export const ListListsBody = Type.Object({});
 export const DeleteListBody = Type.Object({ clId: ClId });
+export const ContactsBody = Type.Object({
+  clId: ClId,
+  cursor: Type.Optional(Type.Integer({ minimum: 0, description: "The previous page's nextCursor; absent: from the start of the list" })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Contacts per page, default 100' })),
+});
 
 export const AddContactBody = Type.Object({
   clId: ClId,
@@ -76,6 +81,21 @@ export const ListListsResponse = SuccessSchema({
       createdAt: Type.Integer({ description: 'Unix seconds' }),
     }),
   ),
+});
+export const ContactsResponse = SuccessSchema({
+  data: Type.Array(
+    Type.Object({
+      contact_id: Type.Integer(),
+      number: Type.String({ description: 'Digits, normalised' }),
+      name: Type.String(),
+      timezone: Type.String({ description: "IANA zone, or '' (the campaign's applies)" }),
+      fields: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])),
+      campaignSchedule: Type.Union([Type.Integer(), Type.Null()], { description: 'Unix seconds: not dialled before; null when unset' }),
+      campaignReschedule: Type.Union([Type.Integer(), Type.Null()], { description: 'Unix seconds: the callback time; null when none' }),
+      deleted: Type.Boolean({ description: 'Soft-deleted (addContact action 2): kept, never dialled again' }),
+    }),
+  ),
+  nextCursor: Type.Union([Type.Integer(), Type.Null()], { description: 'Pass as `cursor` for the next page; null on the last' }),
 });
 export const ContactIdResponse = SuccessSchema({ message: Type.String(), data: Type.Object({ contact_id: Type.Integer() }) });
 

@@ -23,6 +23,18 @@ export interface ContactListView {
   createdAt: number;
 }
 
+/** A list contact on the wire (`contactList/contacts`): the names `AddContactApi/addContact` gives its parts. */
+export interface ContactView {
+  contact_id: number;
+  number: string;
+  name: string;
+  timezone: string;
+  fields: Record<string, FieldValue>;
+  campaignSchedule: number | null;
+  campaignReschedule: number | null;
+  deleted: boolean;
+}
+
 /** A list contact as the dialer reads it (src/modules/contactlist/README.md). */
 export interface DialContact {
   contactId: number;
@@ -169,6 +181,28 @@ export class ContactListService {
       if (!(await repo.listExists(clId))) throw fail(1012, `contact list ${clId}`);
       if (!(await repo.removeContact(clId, delId))) throw fail(1012, `contact ${delId} is not in contact list ${clId}`);
     });
+  }
+
+  /**
+   * `contactList/contacts`: a page of the list in list order (soft-deleted
+   * contacts too, marked), after the contact id `after`; `nextCursor` is the
+   * last one's id when there may be more, else null. 1012 for no such list.
+   */
+  async contacts(accountId: number, clId: number, after: number, limit: number): Promise<{ contacts: ContactView[]; nextCursor: number | null }> {
+    const repo = this.repo(accountId);
+    if (!(await repo.listExists(clId))) throw fail(1012, `contact list ${clId}`);
+    const rows = await repo.page(clId, after, limit);
+    const contacts = rows.map((r) => ({
+      contact_id: r.contact_id,
+      number: r.number,
+      name: r.name,
+      timezone: r.timezone,
+      fields: JSON.parse(r.fields) as Record<string, FieldValue>,
+      campaignSchedule: r.schedule_at,
+      campaignReschedule: r.reschedule_at,
+      deleted: r.deleted === 1,
+    }));
+    return { contacts, nextCursor: rows.length === limit ? rows[rows.length - 1]!.position : null };
   }
 
   /** The id of the list's contact with that (normalised) number, or null. */
