@@ -1267,6 +1267,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/staffing/erlang": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Agents one interval needs for a service level: Erlang C, or Erlang A (M/M/n+M) when patience is given (docs/staffing.md)
+         * @description PRODUCT.md §14. agents is the fewest meeting target and the occupancy cap; the other figures are at that many agents. serviceLevel is the share of all arriving calls answered within target.seconds (abandons count against it); asa the mean wait of all calls; occupancy carried traffic ÷ agents. Percentages and seconds to 2 decimals. Traffic over 10,000 Erlangs: 1001.
+         *
+         *     Callers: client, agent. Permission: `analysis.view`. Error codes: 1000, 1001, 1002, 1010, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["staffing_erlang"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/stream": {
         parameters: {
             query?: never;
@@ -6779,6 +6801,107 @@ export interface operations {
                          * @enum {integer}
                          */
                         code: 1000 | 1005 | 1006 | 1014 | 1015 | 1047 | 1516;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    staffing_erlang: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "offered": 100,
+                 *       "intervalMinutes": 30,
+                 *       "aht": 180,
+                 *       "target": {
+                 *         "serviceLevel": 80,
+                 *         "seconds": 20
+                 *       },
+                 *       "shrinkage": 30
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Mean handle time (talk + hold + wrap-up), seconds */
+                    aht: number;
+                    /** @description The interval’s length, minutes */
+                    intervalMinutes: number;
+                    /** @description Percent: the most of their logged-in time agents may be busy; default 100 (no cap) */
+                    maxOccupancy?: number;
+                    /** @description Calls offered in the interval */
+                    offered: number;
+                    /** @description The callers' mean patience, seconds: Erlang A (M/M/n+M) when given, else Erlang C */
+                    patience?: number;
+                    /** @description Percent of paid time agents are not available for calls (breaks, training); default 0 */
+                    shrinkage?: number;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description The service level to meet, e.g. 80 % within 20 s */
+                    target: {
+                        /** @description The service-level threshold, seconds (answered with wait ≤ seconds) */
+                        seconds: number;
+                        /** @description Percent of all arriving calls to answer within `seconds` */
+                        serviceLevel: number;
+                    };
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description The fewest agents meeting the target and the occupancy cap */
+                            agents: number;
+                            /** @description Mean wait of all calls (answered or, in Erlang A, abandoned); seconds, 2 decimals */
+                            asa: number;
+                            /** @description Carried traffic ÷ agents (carried excludes abandoned calls); percent, 2 decimals */
+                            occupancy: number;
+                            /** @description Probability that a caller abandons (Erlang A only: present when patience is given); percent, 2 decimals */
+                            pAbandon?: number;
+                            /** @description Probability that a call waits; percent, 2 decimals */
+                            pWait: number;
+                            /** @description agents ÷ (1 − shrinkage), rounded up */
+                            scheduled: number;
+                            /** @description Share of all arriving calls answered within target.seconds, at `agents`; percent, 2 decimals */
+                            serviceLevel: number;
+                            /** @description Offered traffic, Erlangs (offered × aht ÷ interval seconds), 2 decimals */
+                            traffic: number;
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         *     - `1002`: User id not provided: `token` was sent without `userId`
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1001 | 1002 | 1014 | 1015 | 1047;
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };

@@ -17,6 +17,7 @@ import { roleOperations } from './role/role.routes.js';
 import { routingOperations } from './routing/routing.routes.js';
 import { switchOperations } from './switch/switch.routes.js';
 import { privacyOperations } from './privacy/privacy.routes.js';
+import { staffingOperations } from './staffing/staffing.routes.js';
 import type { Services } from './services.js';
 import { webhookOperations } from './webhook/webhook.routes.js';
 
@@ -82,6 +83,12 @@ export const MODULE_TAGS: ReadonlyArray<{ name: string; description: string }> =
     description: "The vendor's V2.0 contact-list API: add, update or soft-delete one contact (`addContact`), delete one for good (`deleteContact`).",
   },
   {
+    name: 'staffing',
+    description:
+      'How many agents each interval needs: Erlang C and Erlang A (M/M/n+M) for one interval, and the plan of a day from the history ' +
+      'against the agents who were logged in. See docs/staffing.md.',
+  },
+  {
     name: 'privacy',
     description:
       'Forgetting on request: `privacy/erase` removes or pseudonymises a number everywhere it is stored, `privacy/export` answers all that is ' +
@@ -111,5 +118,6 @@ export function allOperations(s: Services): Operation[] {
     ...auditOperations(s),
     ...privacyOperations(s),
     ...contactListOperations(s),
+    ...staffingOperations(s),
   ];
 }

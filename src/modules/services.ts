@@ -28,6 +28,7 @@ import { ReportAgentTimeSink, ReportCallSink } from './report/rollup/report-sink
 import { ReportService } from './report/report.service.js';
 import { RoleService } from './role/role.service.js';
 import { RoutingService } from './routing/routing.service.js';
+import { StaffingService } from './staffing/staffing.service.js';
 import { SwitchService } from './switch/switch.service.js';
 import { DeliveryWorker } from './webhook/delivery.worker.js';
 import { WebhookHttp } from './webhook/webhook-http.js';
@@ -80,6 +81,7 @@ export function buildServices(ctx: AppContext) {
   webhookSink.onQueued = () => webhookWorker.nudge();
   const webhooks = new WebhookService(db, clock, webhookHttp, webhookWorker, config.webhookAllowPrivate);
   const reports = new ReportService(db, { accounts, groups }, config.reportCacheBytes);
+  const staffing = new StaffingService();
   // Erasure rewrites earlier audit records too (the one rewrite the trail allows).
   const privacy = new PrivacyService(db, { recordingsDir: config.recordingsDir, log: ctx.log, audit: pseudonymiseNumberInAudit });
   // auditDays: the one deletion the append-only trail allows.
@@ -121,6 +123,7 @@ export function buildServices(ctx: AppContext) {
     webhookWorker,
     webhooks,
     reports,
+    staffing,
     privacy,
     retention,
     hourGrids,
