@@ -109,6 +109,7 @@ function readBodies(f: { g: number; did: string; webhookId: number }): Record<st
     'webhook/deliveries': [{ webhookId: f.webhookId, limit: 100 }],
     'privacy/export': [{ number: NUMBER }, { number: GIVEN }],
     'audit/list': [{ limit: 1000 }],
+    'staffing/erlang': [{ offered: 100, intervalMinutes: 30, aht: 180, target: { serviceLevel: 80, seconds: 20 } }],
   };
 }
 
