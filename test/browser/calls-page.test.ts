@@ -1,13 +1,12 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createClient, type CallCenterClient } from '../../client/index.js';
 import { toneWav } from '../../src/simulator/wav.js';
+import { CHROMIUM, hasChromium } from './chromium.js';
 import { ADMIN, startServer, type RunningServer } from './server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 const until = { timeout: 15_000, interval: 100 };
 
 /**

@@ -1,12 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createClient, type CallCenterClient } from '../../client/index.js';
 import { blocking, describeViolations, runAxe } from './axe.js';
+import { CHROMIUM, hasChromium, screenshotPath } from './chromium.js';
 import { ADMIN, startServer, type RunningServer } from './server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 const until = { timeout: 15_000, interval: 100 };
 const AGENTS = 50;
 const FIRST = ['Asha', 'Ben', 'Chen', 'Dana', 'Eli', 'Farah', 'Gus', 'Hana', 'Ivo', 'Jorge'];
@@ -18,7 +16,8 @@ type Ev = Record<string, unknown>;
  * The TV layout in headless Chromium at 1920 × 1080: a 50-agent group with
  * agents in every state fits on one screen with the counters (no scrolling,
  * every tile and counter inside the viewport), the type stays large, axe
- * finds nothing serious, and the screenshot docs/wallboard-tv.png is saved.
+ * finds nothing serious, and the screenshot is saved (docs/wallboard-tv.png
+ * with UPDATE_SCREENSHOTS=1, else a temporary folder).
  */
 describe.skipIf(!hasChromium)('wallboard TV layout (1920 × 1080, 50 agents)', () => {
   let server: RunningServer;
@@ -144,9 +143,8 @@ describe.skipIf(!hasChromium)('wallboard TV layout (1920 × 1080, 50 agents)', (
     const serious = blocking(await runAxe(page));
     expect(serious, describeViolations(serious)).toEqual([]);
 
-    mkdirSync('docs', { recursive: true });
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await page.screenshot({ path: 'docs/wallboard-tv.png' });
+    await page.screenshot({ path: screenshotPath('wallboard-tv.png') });
     await page.close();
   });
 

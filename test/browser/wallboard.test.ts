@@ -1,17 +1,12 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createClient, type CallCenterClient } from '../../client/index.js';
 import { blocking, describeViolations, runAxe } from './axe.js';
+import { CHROMIUM, hasChromium, screenshotPath } from './chromium.js';
 import { ADMIN, startServer, type RunningServer } from './server.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(`[browser tests] SKIPPED: ${CHROMIUM} is missing. Install it with "apt-get install -y chromium" (CI does).`);
-}
 
 type Ev = Record<string, unknown>;
 /** The board reacts within ~200 ms; generous for a loaded CI machine. */
@@ -21,7 +16,8 @@ const until = { timeout: 15_000, interval: 100 };
  * End to end in headless Chromium: the real server process, the wallboard
  * page, a scripted event sequence posted to events/ingest appearing on the
  * board through the stream (no reload), a takeover from the board, and the
- * screenshot the README shows (docs/wallboard.png).
+ * screenshot the README shows (docs/wallboard.png with UPDATE_SCREENSHOTS=1,
+ * else a temporary folder).
  */
 describe.skipIf(!hasChromium)('wallboard in a browser', () => {
   let server: RunningServer;
@@ -227,14 +223,14 @@ describe.skipIf(!hasChromium)('wallboard in a browser', () => {
   });
 
   it('saves the screenshot the README shows', async () => {
-    mkdirSync('docs', { recursive: true });
     await page.selectOption('#group-select', '');
     await expect.poll(() => page.locator('.agent').count(), until).toBe(7);
     await page.keyboard.press('Escape');
     await page.locator('#toast').evaluate((t) => ((t as HTMLElement).hidden = true));
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await page.screenshot({ path: 'docs/wallboard.png', fullPage: true });
-    expect(existsSync('docs/wallboard.png')).toBe(true);
+    const shot = screenshotPath('wallboard.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    expect(existsSync(shot)).toBe(true);
   });
 
   it('signs out: back to the form, the session ended on the server and gone from the tab', async () => {

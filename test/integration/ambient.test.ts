@@ -1,9 +1,28 @@
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { afterCommit } from '../../src/db/ambient.js';
-import { forEachDatabase } from '../helpers/harness.js';
+import { forEachDatabase, type Harness } from '../helpers/harness.js';
 
-/** Lets NOTIFY (PostgreSQL, a round trip away) or the in-process feed (SQLite) arrive. */
-const settle = () => new Promise((r) => setTimeout(r, 300));
+let markers = 0;
+
+/**
+ * Resolves once every notification sent before it has reached `got`: on
+ * PostgreSQL a marker NOTIFY from a second connection, outside any
+ * transaction (PostgreSQL delivers in commit order, so what was committed
+ * earlier arrives first); on SQLite the feed delivers in a microtask, so a
+ * turn of the event loop is enough. A condition, not a guessed delay.
+ */
+async function delivered(h: Harness, got: string[]): Promise<void> {
+  if (h.dialect === 'sqlite') return new Promise((r) => setImmediate(r));
+  const marker = `marker-${++markers}`;
+  const other = h.testDb.connect();
+  try {
+    await other.notify('ambient_probe', marker);
+    await vi.waitFor(() => expect(got).toContain(marker), { timeout: 10_000, interval: 5 });
+  } finally {
+    await other.close();
+  }
+  got.splice(got.indexOf(marker), 1);
+}
 
 forEachDatabase('the ambient transaction (db/ambient.ts)', (use) => {
   it('joins every statement and nested transaction; a failure rolls all of it back, a caught inner failure only its savepoint', async () => {
@@ -41,7 +60,7 @@ forEachDatabase('the ambient transaction (db/ambient.ts)', (use) => {
       await h.db.ambient(async () => {
         await h.db.notify('ambient_probe', 'committed');
         afterCommit(() => later.push('committed'));
-        await settle();
+        await delivered(h, got);
         seenInside = [...got];
       });
       expect(seenInside).toEqual([]);
@@ -52,7 +71,7 @@ forEachDatabase('the ambient transaction (db/ambient.ts)', (use) => {
           throw new Error('no');
         }),
       ).rejects.toThrow('no');
-      await settle();
+      await delivered(h, got);
       expect(got).toEqual(['committed']);
       expect(later).toEqual(['committed']);
     } finally {

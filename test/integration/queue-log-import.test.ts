@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { runQueueLogImport } from '../../src/connectors/queue-log/import-command.js';
 import { createAgent, createGroup } from '../helpers/admin.js';
 import { createTenant, type Session } from '../helpers/factories.js';
@@ -212,7 +212,9 @@ forEachDatabase('callcenter import queue-log', (use) => {
     fs.writeFileSync(file, `${day.slice(0, 9).join('\n')}\n`);
     const abort = new AbortController();
     const log: string[] = [];
-    const running = runQueueLogImport(options, file, true, { log: (l) => log.push(l), progress: false, signal: abort.signal, env: {}, pollMs: 20 });
+    let read = 0;
+    const progress = (n: number) => (read = n);
+    const running = runQueueLogImport(options, file, true, { log: (l) => log.push(l), progress, signal: abort.signal, env: {}, pollMs: 20 });
     const waitCalls = async (n: number) => {
       for (let i = 0; i < 300; i++) {
         const row = await h.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM calls WHERE account_id = $1', [t.accountId]);
@@ -228,7 +230,8 @@ forEachDatabase('callcenter import queue-log', (use) => {
       file,
       `${at(18, 0)}|${c9}|sales|NONE|ENTERQUEUE||919800000009|1\n${at(18, 0, 4)}|${c9}|sales|NONE|RINGNOANSWER|4000\n${at(18, 0, 9)}|${c9}|sa`,
     );
-    await new Promise((r) => setTimeout(r, 150));
+    // The follower has read the first piece (up to the file's end) before the second is written.
+    await vi.waitFor(() => expect(read).toBe(fs.statSync(file).size), { timeout: 10_000, interval: 5 });
     fs.appendFileSync(file, `les|NONE|ABANDON|1|1|9\n`);
     await waitCalls(2);
     abort.abort();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { freshDatabase, testDialects } from '../helpers/databases.js';
 import { processLogin, startServerProcess, TEST_ADMIN, type ServerProcess } from '../helpers/process.js';
-import { collectOperations } from './support/openapi.js';
+import { collectOperations, expectRegistered } from './support/openapi.js';
 
 /**
  * Nothing acknowledged is lost (PRODUCT.md §8): a real server process takes
@@ -13,7 +13,7 @@ import { collectOperations } from './support/openapi.js';
  */
 
 const CYCLES = Number(process.env.CRASH_CYCLES ?? 3);
-const OPS = new Set((await collectOperations()).map((o) => o.id));
+const OPERATIONS = await collectOperations();
 
 interface Ctx {
   p: ServerProcess;
@@ -194,7 +194,11 @@ async function retrying<T>(fn: () => Promise<T>): Promise<T> {
 
 for (const dialect of testDialects()) {
   describe(`crash safety [${dialect}]`, () => {
-    const writers = WRITERS.filter((w) => w.needs.every((n) => OPS.has(n)));
+    const writers = WRITERS;
+
+    it('every operation the writers and their setup call is registered', () => {
+      expectRegistered(OPERATIONS, [...WRITERS.flatMap((w) => w.needs), 'role/create', 'Agent/create', 'Agent/list', 'group/create', 'did/create']);
+    });
 
     it(`keeps every acknowledged write through ${CYCLES} kill -9 (${writers.map((w) => w.name).join(', ')})`, async () => {
       const t = await freshDatabase(dialect);
@@ -208,17 +212,13 @@ for (const dialect of testDialects()) {
         await p.post('/api/v2/account/create', { ssid: operatorSsid, username: `tenant-${run}`, password: 'crash-password' });
         const ssid = await processLogin(p, `tenant-${run}`, 'crash-password');
         const ctx: Ctx = { p, ssid, operatorSsid, groupId: 77, did: `8077${run.slice(-8)}`, roleId: 0, agentId: 0 };
-        if (OPS.has('role/create')) {
-          const role = await p.post('/api/v2/role/create', { ssid, name: 'Crash Role', permissions: ['agent.view'] });
-          ctx.roleId = (role.body?.data as { roleId: number }).roleId;
-        }
-        if (OPS.has('Agent/create')) {
-          const agent = await WRITERS.find((w) => w.name === 'agent')!.write(ctx, `sticky-${run}@example.com`);
-          const list = await p.post('/api/v2/Agent/list', { ssid, quick: true });
-          ctx.agentId = Number((list.body?.response as Array<{ unique_id: number; email: string }>).find((a) => a.email === agent.key)?.unique_id);
-        }
-        if (OPS.has('group/create')) await p.post('/api/v2/group/create', { ssid, groupId: ctx.groupId, name: 'crash' });
-        if (OPS.has('did/create')) await p.post('/api/v2/did/create', { ssid, did: ctx.did });
+        const role = await p.post('/api/v2/role/create', { ssid, name: 'Crash Role', permissions: ['agent.view'] });
+        ctx.roleId = (role.body?.data as { roleId: number }).roleId;
+        const agent = await WRITERS.find((w) => w.name === 'agent')!.write(ctx, `sticky-${run}@example.com`);
+        const list = await p.post('/api/v2/Agent/list', { ssid, quick: true });
+        ctx.agentId = Number((list.body?.response as Array<{ unique_id: number; email: string }>).find((a) => a.email === agent.key)?.unique_id);
+        expect((await p.post('/api/v2/group/create', { ssid, groupId: ctx.groupId, name: 'crash' })).body?.status).toBe('success');
+        expect((await p.post('/api/v2/did/create', { ssid, did: ctx.did })).body?.status).toBe('success');
         let seq = 0;
         // Start from the stored value (the default threshold, 3): a first cycle killed before
         // any update was acknowledged must find that value, not 0.

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '../helpers/databases.js';
 import { processLogin, request, startServerProcess, TEST_ADMIN } from '../helpers/process.js';
-import { collectOperations } from './support/openapi.js';
+import { collectOperations, expectRegistered } from './support/openapi.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 
 /**
@@ -13,7 +13,7 @@ import { startReceiver } from '../helpers/webhook-receiver.js';
  * id or a token.
  */
 
-const OPS = new Set((await collectOperations()).map((o) => o.id));
+const OPERATIONS = await collectOperations();
 
 /** Opens the stream, reads the first bytes and closes it. */
 function touchStream(port: number, path: string, headers: Record<string, string> = {}): Promise<number> {
@@ -30,6 +30,19 @@ function touchStream(port: number, path: string, headers: Record<string, string>
 }
 
 describe('logs', () => {
+  it('every operation the walk below calls is registered', () => {
+    expectRegistered(OPERATIONS, [
+      'account/create',
+      'auth/token',
+      'auth/revokeToken',
+      'role/create',
+      'Agent/create',
+      'Agent/update',
+      'webhook/create',
+      'events/ingest',
+    ]);
+  });
+
   it('never contain a password, session id or token, even at LOG_LEVEL=debug', async () => {
     const t = await freshDatabase('sqlite');
     await t.db.close();
@@ -59,42 +72,38 @@ describe('logs', () => {
       // Malformed credentials and bodies are logged as failures: still without the secret in them.
       await p.post('/api/v2/account/getSettings', { ssid, userId: tok.body!.userId, token });
       await p.post('/api/v2/account/getSettings', `{"ssid": "${ssid}", broken`);
-      if (OPS.has('Agent/create') && OPS.has('role/create')) {
-        const agentPassword = 'Agent-Secret-Pass-3309';
-        secrets.push(agentPassword);
-        const role = await p.post('/api/v2/role/create', { ssid, name: 'Log Role', permissions: [] });
-        const roleId = (role.body?.data as { roleId: number }).roleId;
-        await p.post('/api/v2/Agent/create', {
-          ssid,
-          name: 'Log Agent',
-          email: 'log-agent@example.com',
-          password: agentPassword,
-          phone: '9811122233',
-          call_pass: '12345678',
-          dest_type: 'MOBILE',
-          dest_value: '9811122233',
-          role: roleId,
-        });
-        await p.post('/api/v2/Agent/update', { ssid, agentId: 999_999_999, password: agentPassword });
-        secrets.push(await processLogin(p, 'log-agent@example.com', agentPassword));
-      }
-      if (OPS.has('webhook/create')) {
-        // A webhook secret (shown once) and the signatures made with it: a failing then a good delivery.
-        rx.script = [{ status: 500, body: 'retry me' }];
-        const hook = await p.post('/api/v2/webhook/create', { ssid, url: rx.url });
-        secrets.push(((hook.body?.data as { secret: string }).secret ?? 'missing-secret').slice('whsec_'.length));
-        const ts = Math.floor(Date.now() / 1000);
-        await p.post('/api/v2/events/ingest', {
-          ssid,
-          events: [
-            { eventId: 'log-q', type: 'call.queued', ts, callId: 'log-call', caller: '919800000001' },
-            { eventId: 'log-e', type: 'call.ended', ts, callId: 'log-call', reason: 'abandoned' },
-          ],
-        });
-        for (let i = 0; i < 100 && rx.posts().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
-        expect(rx.posts().length).toBeGreaterThan(0);
-        for (const r of rx.posts()) secrets.push(String(r.headers['webhook-signature']).slice(3));
-      }
+      const agentPassword = 'Agent-Secret-Pass-3309';
+      secrets.push(agentPassword);
+      const role = await p.post('/api/v2/role/create', { ssid, name: 'Log Role', permissions: [] });
+      const roleId = (role.body?.data as { roleId: number }).roleId;
+      await p.post('/api/v2/Agent/create', {
+        ssid,
+        name: 'Log Agent',
+        email: 'log-agent@example.com',
+        password: agentPassword,
+        phone: '9811122233',
+        call_pass: '12345678',
+        dest_type: 'MOBILE',
+        dest_value: '9811122233',
+        role: roleId,
+      });
+      await p.post('/api/v2/Agent/update', { ssid, agentId: 999_999_999, password: agentPassword });
+      secrets.push(await processLogin(p, 'log-agent@example.com', agentPassword));
+      // A webhook secret (shown once) and the signatures made with it: a failing then a good delivery.
+      rx.script = [{ status: 500, body: 'retry me' }];
+      const hook = await p.post('/api/v2/webhook/create', { ssid, url: rx.url });
+      secrets.push(((hook.body?.data as { secret: string }).secret ?? 'missing-secret').slice('whsec_'.length));
+      const ts = Math.floor(Date.now() / 1000);
+      await p.post('/api/v2/events/ingest', {
+        ssid,
+        events: [
+          { eventId: 'log-q', type: 'call.queued', ts, callId: 'log-call', caller: '919800000001' },
+          { eventId: 'log-e', type: 'call.ended', ts, callId: 'log-call', reason: 'abandoned' },
+        ],
+      });
+      for (let i = 0; i < 100 && rx.posts().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(rx.posts().length).toBeGreaterThan(0);
+      for (const r of rx.posts()) secrets.push(String(r.headers['webhook-signature']).slice(3));
       expect(await touchStream(p.port, `/api/v2/stream?ssid=${ssid}`)).toBe(200);
       expect(await touchStream(p.port, `/api/v2/stream?userId=${String(tok.body!.userId)}&token=${token}`)).toBe(200);
       expect(await touchStream(p.port, '/api/v2/stream', { authorization: `Bearer ${ssid}` })).toBe(200);

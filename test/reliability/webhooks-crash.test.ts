@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freshDatabase, testDialects, type TestDatabase } from '../helpers/databases.js';
 import { processLogin, startServerProcess, startServerProcesses, TEST_ADMIN, type ServerProcess } from '../helpers/process.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
@@ -153,8 +153,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two nodes on one PostgreSQL sha
       }),
     );
     await waitForReports(rx, ids, 60_000);
-    // Let any second send of an attempt arrive before counting.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Before counting, the outbox is at rest: every delivery delivered and every post the receiver
+    // saw logged as an attempt (a second send of an attempt would show as one more of either).
+    await vi.waitFor(
+      async () => {
+        const [d] = await t.db.all<{ n: number }>("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'delivered'");
+        const [a] = await t.db.all<{ n: number }>('SELECT COUNT(*) AS n FROM webhook_attempts');
+        expect(Number(d!.n)).toBe(ids.size);
+        expect(Number(a!.n)).toBe(rx.posts().length);
+      },
+      { timeout: 30_000, interval: 50 },
+    );
     const { duplicates } = checkDuplicates(rx);
     expect(duplicates).toBe(0);
     expect(rx.posts()).toHaveLength(ids.size);

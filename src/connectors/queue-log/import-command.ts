@@ -24,13 +24,19 @@ function bar(read: number, size: number, lines: number, startedMs: number): stri
 /**
  * Imports FILE through a connector runtime (switch/config mapping, batches to
  * events/ingest with the switch token) and answers the counts. `progress`:
- * draw the bar (on a terminal).
+ * draw the bar (on a terminal), or a function told (bytes read, file size, lines) after each chunk.
  */
 export async function runQueueLogImport(
   options: Record<string, string>,
   file: string,
   follow: boolean,
-  io: { log: LogLine; progress: boolean; signal?: AbortSignal; env?: NodeJS.ProcessEnv; pollMs?: number },
+  io: {
+    log: LogLine;
+    progress: boolean | ((read: number, size: number, lines: number) => void);
+    signal?: AbortSignal;
+    env?: NodeJS.ProcessEnv;
+    pollMs?: number;
+  },
 ): Promise<ImportResult> {
   if (!fs.existsSync(file)) throw new OptionError(`no such file: ${file}`);
   const rt = new ConnectorRuntime({ ...connectorOptions(options, io.env), switchName: 'queue-log', log: io.log, batchDelayMs: 20 });
@@ -45,15 +51,18 @@ export async function runQueueLogImport(
       log: io.log,
       signal: io.signal,
       pollMs: io.pollMs,
-      progress: io.progress
-        ? (read, size, lines) => {
-            if (Date.now() - drawn < 200 && read < size) return;
-            drawn = Date.now();
-            process.stderr.write(bar(read, size, lines, started));
-          }
-        : undefined,
+      progress:
+        typeof io.progress === 'function'
+          ? io.progress
+          : io.progress
+            ? (read, size, lines) => {
+                if (Date.now() - drawn < 200 && read < size) return;
+                drawn = Date.now();
+                process.stderr.write(bar(read, size, lines, started));
+              }
+            : undefined,
     });
-    if (io.progress) process.stderr.write('\n');
+    if (io.progress === true) process.stderr.write('\n');
     return {
       events: rt.health.eventsForwarded,
       duplicates: rt.health.duplicates,

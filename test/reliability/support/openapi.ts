@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
 
 /**
  * The operations the app serves, read from its own OpenAPI document, so the
@@ -135,4 +136,18 @@ const FIELD_KINDS: Array<[RegExp, IdKind]> = [
 /** Which kind of record a body field names, by its name (agentId, groupid, cn, …). */
 export function idKindOf(field: string): IdKind | undefined {
   return FIELD_KINDS.find(([re]) => re.test(field))?.[1];
+}
+
+/**
+ * Asserts that every operation of `ids` is registered. A suite that needs
+ * an operation says so with this rather than skipping what it cannot call:
+ * a renamed or removed operation fails the suite instead of quietly
+ * dropping its coverage.
+ */
+export function expectRegistered(ops: readonly ApiOperation[], ids: readonly string[]): void {
+  const have = new Set(ops.map((o) => o.id));
+  expect(
+    ids.filter((id) => !have.has(id)),
+    'operations this suite exercises that the app does not register',
+  ).toEqual([]);
 }
