@@ -91,6 +91,8 @@ for series in \
   'callcenter_stream_connections_total 2' \
   'callcenter_stream_resets_total{reason="future"} 1' \
   'callcenter_db_pool_connections{state="total"}' \
+  'callcenter_swallowed_errors_total{site="auth.login_audit"} 0' \
+  'callcenter_swallowed_errors_total{site="ambient.after_commit"} 0' \
   'process_cpu_seconds_total' \
   'nodejs_active_handles{'; do
   grep -qF "$series" "$WORK/metrics" || { echo "missing from /metrics: $series" >&2; missing=1; }

@@ -5,6 +5,7 @@ import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/open.js';
 import { systemClock } from './clock.js';
 import { startDemo } from './demo/start.js';
+import { swallowed } from './swallowed.js';
 
 /**
  * The process entry: database → migrations → first-start bootstrap → app →
@@ -42,8 +43,8 @@ export async function startServer(config: Config): Promise<void> {
     await app.listen({ host: config.host, port: config.port });
   } catch (err) {
     app.log.error({ err }, 'start-up failed');
-    await app.close().catch(() => undefined);
-    await db.close().catch(() => undefined);
+    await app.close().catch(swallowed('server.shutdown'));
+    await db.close().catch(swallowed('server.shutdown'));
     throw err;
   }
 
@@ -54,7 +55,7 @@ export async function startServer(config: Config): Promise<void> {
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    await demo?.stop().catch(() => undefined);
+    await demo?.stop().catch(swallowed('server.shutdown'));
     await app.close();
     await db.close();
     process.exit(0);

@@ -8,6 +8,7 @@ import type { LoginProtection } from '../config/config.js';
 import { ALL_PERMISSIONS, isPermission, type Permission } from './permissions.js';
 import { userIdOf, type Principal } from './principal.js';
 import { DUMMY_PASSWORD_HASH, hashPassword, newSecret, safeEqual, secretHash, verifyPassword } from './secrets.js';
+import { noteSwallowed } from '../swallowed.js';
 
 export type Credentials = { form: 'ssid'; ssid: string } | { form: 'token'; userId: string; token: string };
 
@@ -157,8 +158,11 @@ export class AuthService {
   }
 
   private async report(e: LoginEvent & { accountId: number | null; agentId: number | null }): Promise<void> {
-    // The login's answer does not depend on the record: a failure to write it is not the caller's failure.
-    await this.onLoginEvent?.(e).catch(() => undefined);
+    // The login's answer does not depend on the record: a failure to write it is not the caller's
+    // failure, but it is logged (which record, for which account) and counted, never lost silently.
+    await this.onLoginEvent?.(e).catch((err: unknown) =>
+      noteSwallowed('auth.login_audit', new Error(`${e.kind} record of account ${e.accountId ?? 'operator'} not written: ${String(err)}`, { cause: err })),
+    );
   }
 
   async logout(principal: Principal): Promise<void> {

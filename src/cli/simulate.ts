@@ -12,6 +12,7 @@ import { prepareSimulation, type TrafficOptions } from '../simulator/session.js'
 import { parseTopology, type Topology } from '../simulator/topology.js';
 import { httpTransport, injectTransport, type Transport } from '../simulator/transport.js';
 import { parseArgs } from './args.js';
+import { swallowed } from '../swallowed.js';
 
 const USAGE = `usage: callcenter simulate [--rate CALLS_PER_MIN] [--speed X] [--duration SECS] [--seed N]
                           [--url URL --user-id ID --token TOKEN [--topology FILE]] [--account USERNAME]
@@ -85,7 +86,7 @@ export async function simulateCommand(argv: string[], config: Config): Promise<n
         // In process the simulator is the switch of this data directory: it records answered calls into RECORDINGS_DIR.
         return await run(injectTransport(app, creds), traffic, duration, topology, seed, config.recordingsDir);
       } finally {
-        await auth.revokeToken(principal, creds.token).catch(() => undefined);
+        await auth.revokeToken(principal, creds.token).catch(swallowed('cli.cleanup'));
       }
     } finally {
       await app.close();

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Queryable } from './types.js';
+import { noteSwallowed, swallowed } from '../swallowed.js';
 
 /**
  * The ambient transaction: one transaction that every statement of the
@@ -61,10 +62,11 @@ export async function runAmbient<T>(owner: object, begin: (body: (tx: Queryable)
     if (frame) frame.closed = true;
     als.exit(() => {
       for (const f of later) {
+        // A deferred side effect must not turn a committed change into an error: its failure is logged and counted.
         try {
-          void Promise.resolve(f()).catch(() => undefined);
-        } catch {
-          // A deferred side effect must not turn a committed change into an error.
+          void Promise.resolve(f()).catch(swallowed('ambient.after_commit'));
+        } catch (err) {
+          noteSwallowed('ambient.after_commit', err);
         }
       }
     });
@@ -85,8 +87,8 @@ export async function joinAmbient<T>(owner: object, fn: (tx: Queryable) => Promi
     await f.tx.run(`RELEASE SAVEPOINT ${name}`);
     return result;
   } catch (err) {
-    await f.tx.run(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => undefined);
-    await f.tx.run(`RELEASE SAVEPOINT ${name}`).catch(() => undefined);
+    await f.tx.run(`ROLLBACK TO SAVEPOINT ${name}`).catch(swallowed('ambient.savepoint'));
+    await f.tx.run(`RELEASE SAVEPOINT ${name}`).catch(swallowed('ambient.savepoint'));
     throw err;
   }
 }

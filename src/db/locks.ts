@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from './types.js';
+import { swallowed } from '../swallowed.js';
 
 /**
  * Keys the current request already holds. An operation may take its locks
@@ -79,6 +80,6 @@ export async function withLocks<T>(db: Queryable, keys: string[], ttlMs: number,
       ),
     };
   } finally {
-    for (const [key, owner] of held) await unlock(db, key, owner).catch(() => undefined);
+    for (const [key, owner] of held) await unlock(db, key, owner).catch(swallowed('lock.release'));
   }
 }

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { ambientOf, joinAmbient, runAmbient } from './ambient.js';
 import { DatabaseUnavailableError } from './types.js';
 import type { Database, Listener, Param, Queryable, Row, RunResult } from './types.js';
+import { swallowed } from '../swallowed.js';
 
 let driver: typeof pg | null = null;
 
@@ -221,7 +222,7 @@ export class PostgresDatabase implements Database {
   async close(): Promise<void> {
     const l = this.listenClient;
     this.listenClient = null;
-    if (l) await l.end().catch(() => undefined);
+    if (l) await l.end().catch(swallowed('postgres.listener_end'));
     await this.pool.end();
   }
 

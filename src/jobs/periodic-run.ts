@@ -1,3 +1,5 @@
+import { swallowed } from '../swallowed.js';
+
 /**
  * A job every node starts and runs every so often (the retention purge,
  * the stored hour grids): one run at a time in this process, a failed run
@@ -32,7 +34,7 @@ export class PeriodicRun<T> {
   async stop(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.running?.catch(() => undefined);
+    await this.running?.catch(swallowed('job.stop'));
   }
 
   /** One run now (joins a run of this process already under way). */

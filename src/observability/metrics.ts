@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Database } from '../db/types.js';
 import { RouteHistogram, type RouteSeries } from './route-histogram.js';
+import { logSwallowedTo, swallowedCounts } from '../swallowed.js';
 
 /**
  * prom-client's default metrics that break Prometheus' naming rules (`promtool check metrics`:
@@ -85,6 +86,19 @@ export function installMetrics(app: FastifyInstance, db: Database): Metrics {
       this.set({ state: 'total' }, s.total);
       this.set({ state: 'idle' }, s.idle);
       this.set({ state: 'waiting' }, s.waiting);
+    },
+  });
+
+  logSwallowedTo(app.log);
+  new Counter({
+    name: 'callcenter_swallowed_errors_total',
+    help: 'Errors logged and not passed on, by site (swallowed.ts): a lock release, an effect after a commit, a login audit record',
+    labelNames: ['site'] as const,
+    registers: [registry],
+    collect() {
+      // The counts are the process's own (swallowed.ts); a counter's value is set by adding what is new.
+      this.reset();
+      for (const [site, n] of swallowedCounts()) this.inc({ site }, n);
     },
   });
 

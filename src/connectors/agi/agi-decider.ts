@@ -1,4 +1,5 @@
 import { decisionVariables, type Decision, type RouteRequest } from './agi-request.js';
+import { swallowed } from '../../swallowed.js';
 
 /** What the decider needs of the service (the connector core's SwitchApi has this shape). */
 export interface RouteApi {
@@ -49,7 +50,7 @@ export class AgiDecider {
 
   async variables(req: RouteRequest): Promise<Array<[string, string]>> {
     if (req.caller === undefined) throw new Error('no caller id (agi_callerid is empty or unknown)');
-    if (this.now() - this.loadedAt > CONFIG_REFRESH_MS) void this.refresh().catch(() => undefined);
+    if (this.now() - this.loadedAt > CONFIG_REFRESH_MS) void this.refresh().catch(swallowed('connector.background'));
     const d = await this.api.decide({
       caller: req.caller,
       ...(req.did !== undefined ? { did: req.did } : {}),
@@ -59,7 +60,7 @@ export class AgiDecider {
     if (d.stickyAgentId !== undefined) {
       exten = this.extensions.get(d.stickyAgentId);
       if (exten === undefined) {
-        await this.refresh().catch(() => undefined);
+        await this.refresh().catch(swallowed('connector.background'));
         exten = this.extensions.get(d.stickyAgentId);
       }
     }

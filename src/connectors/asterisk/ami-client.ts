@@ -1,5 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { AmiParser, encodeAction, header, type AmiMessage } from './ami-parser.js';
+import { swallowed } from '../../swallowed.js';
 
 export interface AmiClientOptions {
   host: string;
@@ -62,7 +63,7 @@ export class AmiClient {
   async stop(): Promise<void> {
     this.stopped = true;
     this.wake?.();
-    if (this.connected) await this.action([['Action', 'Logoff']]).catch(() => undefined);
+    if (this.connected) await this.action([['Action', 'Logoff']]).catch(swallowed('connector.background'));
     this.socket?.destroy();
     await this.loop;
   }

@@ -51,7 +51,8 @@ export class AsteriskConnector {
       minBackoffMs: opts.minBackoffMs,
       maxBackoffMs: opts.maxBackoffMs,
       log: rt.log,
-      onEvent: (m) => this.enqueue(() => this.onEvent(m)),
+      // The queue logs and counts a failed task (enqueue): nothing to do with the promise here.
+      onEvent: (m) => void this.enqueue(() => this.onEvent(m)),
       onConnected: () => {
         rt.health.switchState = 'connected';
         rt.log(`ami: connected to ${opts.host}:${opts.port}`);

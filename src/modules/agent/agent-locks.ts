@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { holding, lockConnection, notHeldHere } from '../../db/locks.js';
 import type { Queryable } from '../../db/types.js';
+import { swallowed } from '../../swallowed.js';
 
 /** How long an agent lock may be held before it is considered abandoned (a crashed process). */
 export const AGENT_LOCK_MS = 30_000;
@@ -35,7 +36,7 @@ export async function withAgentLocks<T>(db: Queryable, agentIds: number[], fn: (
   );
   const release = () => {
     const list = keys.map((_, i) => `$${i + 2}`).join(', ');
-    return db.run(`DELETE FROM locks WHERE owner = $1 AND lock_key IN (${list})`, [owner, ...keys]).catch(() => undefined);
+    return db.run(`DELETE FROM locks WHERE owner = $1 AND lock_key IN (${list})`, [owner, ...keys]).then(() => undefined, swallowed('lock.release'));
   };
   if (taken.changes !== keys.length) {
     await release();

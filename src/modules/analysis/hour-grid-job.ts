@@ -8,6 +8,7 @@ import { refreshStoredHours } from './answer/stored-hours.js';
 import { AnalysisRepository } from './query/analysis.repository.js';
 import { accountsWithRollups, HourGridRepository } from './query/hour-grids.repository.js';
 import { DIMS, GHOST_MAX } from './rollup/counters.js';
+import { swallowed } from '../../swallowed.js';
 
 export const HOUR_GRID_LOCK = 'analysis-hour-grids';
 /** The days kept current: the 35 UTC days before today (a month of hours ending now, with room for zones and the month's length). */
@@ -77,7 +78,7 @@ export class HourGridJob {
       }
       return { ran: true, accounts: ids.length, summed };
     } finally {
-      await unlock(this.db, HOUR_GRID_LOCK, owner).catch(() => undefined);
+      await unlock(this.db, HOUR_GRID_LOCK, owner).catch(swallowed('lock.release'));
     }
   }
 }

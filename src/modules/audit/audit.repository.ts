@@ -1,5 +1,6 @@
 import type { TenantQueries } from '../../db/tenant.js';
 import { dialectOf } from '../../db/dialect.js';
+import { swallowed } from '../../swallowed.js';
 
 export interface AuditRow {
   id: number;
@@ -64,7 +65,10 @@ export class AuditRepository {
     try {
       return await statement();
     } finally {
-      if (set) await this.t.untenanted('a transaction-local setting read by the audit_log trigger', set, [MAINTENANCE, 'off']).catch(() => undefined);
+      if (set)
+        await this.t
+          .untenanted('a transaction-local setting read by the audit_log trigger', set, [MAINTENANCE, 'off'])
+          .catch(swallowed('audit.maintenance_off'));
     }
   }
 

@@ -7,6 +7,7 @@ import type { Database } from '../../db/types.js';
 import type { AccountService } from '../account/account.service.js';
 import { findRecording } from '../callreport/recording-files.js';
 import { purgers, type AuditPurge, type BatchRunner, type Purger, type RetentionCounts } from './purgers.js';
+import { swallowed } from '../../swallowed.js';
 
 const DAY = 86_400;
 export const RETENTION_LOCK = 'retention';
@@ -114,7 +115,7 @@ export class RetentionJob {
       if (err instanceof LeaseLost) this.opts.log.warn('retention: the lease was lost; another node carries on');
       else throw err;
     } finally {
-      await unlock(this.db, RETENTION_LOCK, owner).catch(() => undefined);
+      await unlock(this.db, RETENTION_LOCK, owner).catch(swallowed('lock.release'));
     }
     const run = { ran: true as const, batches, ...counts };
     if (batches > 0) this.opts.log.info({ retention: run }, 'retention run');
