@@ -67,3 +67,41 @@ export function agentCycleTraffic(agents: number[], tag: string, opts: TrafficOp
     return out;
   };
 }
+
+/**
+ * Complete calls only (the workload of bench/ingest-calls.ts): each agent logs
+ * in once, then takes one call after another — queued → ringing → answered →
+ * ended, every fourth call queued → ringing → missed → ended (abandoned after
+ * the missed offer). Every fourth event ends a call, so every batch writes
+ * call-history rows, their roll-ups and the agent-state history.
+ */
+export function completeCallTraffic(agents: number[], tag: string, opts: { did?: string } = {}): (count: number) => unknown[] {
+  const phase = new Array<number>(agents.length).fill(-1);
+  const call = new Array<string>(agents.length).fill('');
+  const missed = new Array<boolean>(agents.length).fill(false);
+  const line = opts.did ? { did: opts.did } : {};
+  let n = 0;
+  let calls = 0;
+  let next = 0;
+  return (count: number): unknown[] => {
+    const out: unknown[] = [];
+    const ts = Date.now() / 1000;
+    while (out.length < count) {
+      const i = next;
+      next = (next + 1) % agents.length;
+      const agentId = agents[i]!;
+      const p = phase[i]!;
+      const id = `${tag}-${n++}`;
+      if (p === -1) out.push({ eventId: id, type: 'agent.login', ts, agentId, loginType: 'SIP' });
+      else if (p === 0) {
+        call[i] = `${tag}-c${calls}`;
+        missed[i] = calls++ % 4 === 3;
+        out.push({ eventId: id, type: 'call.queued', ts, callId: call[i], groupId: 7, ...line, caller: `9198${String(n % 1e8).padStart(8, '0')}` });
+      } else if (p === 1) out.push({ eventId: id, type: 'call.ringing', ts, callId: call[i], agentId });
+      else if (p === 2) out.push({ eventId: id, type: missed[i] ? 'call.missed' : 'call.answered', ts, callId: call[i], agentId });
+      else out.push({ eventId: id, type: 'call.ended', ts, callId: call[i] });
+      phase[i] = p === 3 ? 0 : p + 1;
+    }
+    return out;
+  };
+}
