@@ -25,7 +25,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { completeCallTraffic } from './agent-traffic.js';
-import { freshBenchDatabase, median, postJson, root, startScriptEnv, startServerProcess, stopChild, waitHealthy } from './support.js';
+import { ensureBenchDatabase, freshBenchDatabase, median, postJson, root, startScriptEnv, startServerProcess, stopChild, waitHealthy } from './support.js';
 import { parseArgs } from '../src/cli/args.js';
 import { PostgresDatabase } from '../src/db/postgres.js';
 import { SqliteDatabase } from '../src/db/sqlite.js';
@@ -98,6 +98,7 @@ async function send(port: number, ssid: string, agents: number[], seconds: numbe
 
 /** One run of one build on a fresh database: set-up, a warm-up on 40 agents, then the measured seconds on the other 160. */
 async function run(dir: string, dialect: Dialect, port: number, round: number): Promise<number> {
+  if (dialect === 'postgres' && !(await ensureBenchDatabase())) throw new Error('PostgreSQL is not reachable (BENCH_DATABASE_URL)');
   const fresh = await freshBenchDatabase(dialect, 'ingest_calls');
   try {
     const agents = await prepare(dir, dialect, fresh.env);

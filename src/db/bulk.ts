@@ -1,8 +1,8 @@
-import { dialectOf, type AddColumns, type BulkColumn } from './dialect.js';
+import { dialectOf, type BulkColumn } from './dialect.js';
 import type { TenantQueries } from './tenant.js';
 import type { Param } from './types.js';
 
-export type { AddColumns, BulkColumn };
+export type { BulkColumn };
 
 /**
  * Set-at-a-time SQL for the ingest hot path. The statements differ by
@@ -30,15 +30,4 @@ export async function bulkWrite(
           .map((c) => `${c} = excluded.${c}`)
           .join(', ')}`;
   await dialectOf(t).insertRows(t, table, columns, rows, conflict);
-}
-
-/**
- * Adds rows of deltas to a roll-up table: each row is its key columns, then
- * its sum columns (added to the stored values), then its max columns (the
- * larger value kept). No two rows may share a key. SQLite: 50-row
- * statements; PostgreSQL: one statement of column arrays per 5,000 rows.
- */
-export async function addToRows(t: TenantQueries, table: string, cols: AddColumns, rows: ReadonlyArray<readonly Param[]>): Promise<void> {
-  if (rows.length === 0) return;
-  await dialectOf(t).addToRows(t, table, cols, rows);
 }

@@ -85,14 +85,31 @@ export interface DialectOps {
   insertRows(t: TenantQueries, table: string, columns: readonly BulkColumn[], rows: readonly Record<string, Param>[], conflict: string): Promise<void>;
 
   /**
-   * Adds rows of deltas to a roll-up table (see `addToRows` in bulk.ts):
-   * `rows` hold the key columns, then the sum columns, then the max columns,
-   * in order; no two rows share a key.
+   * Adds rows of deltas to roll-up tables and sets change marks (behind
+   * `writeRollup` in rollup-write.ts, the only caller): each table's `rows`
+   * hold the key columns, then the sum columns, then the max columns, in
+   * order, no two sharing a key; each mark table gets `mark` on `values`.
    */
-  addToRows(t: TenantQueries, table: string, cols: AddColumns, rows: ReadonlyArray<readonly Param[]>): Promise<void>;
+  writeRollup(t: TenantQueries, tables: readonly RollupRows[], marks: readonly MarkRows[]): Promise<void>;
 }
 
-/** The columns of a roll-up table that `addToRows` writes. */
+/** Rows of deltas for one roll-up table. */
+export interface RollupRows {
+  readonly table: string;
+  readonly cols: AddColumns;
+  readonly rows: ReadonlyArray<readonly Param[]>;
+}
+
+/** One new mark for some days (hours) of a mark table. */
+export interface MarkRows {
+  readonly table: string;
+  readonly column: string;
+  /** Distinct, sorted. */
+  readonly values: readonly number[];
+  readonly mark: number;
+}
+
+/** The columns of a roll-up table that `writeRollup` writes. */
 export interface AddColumns {
   readonly key: readonly string[];
   /** Added to the stored value. */
@@ -120,6 +137,8 @@ function addStatement(id: string, make: () => string): string {
 }
 
 const SQLITE_ADD_ROWS = 50;
+/** SQLite: marked days (hours) per statement. */
+const SQLITE_MARKS = 16;
 /**
  * PostgreSQL: rows per statement of arrays. One statement per table per
  * flush in practice; bounded so a bulk load's parameters stay a few MB.
@@ -166,15 +185,28 @@ const sqlite: DialectOps = {
       );
   },
   // Multi-row VALUES, 50 rows a statement: fewer VM steps than one per row.
-  async addToRows(t, table, cols, rows) {
-    const all = [...cols.key, ...cols.sum, ...cols.max];
-    for (let i = 0; i < rows.length; i += SQLITE_ADD_ROWS) {
-      const chunk = rows.slice(i, i + SQLITE_ADD_ROWS);
-      const sql = addStatement(`${table}|${chunk.length}|${all.join(',')}`, () => {
-        const values = chunk.map((_, r) => `($1, ${all.map((_, c) => `$${2 + r * all.length + c}`).join(', ')})`);
-        return `INSERT INTO ${table} (account_id, ${all.join(', ')}) VALUES ${values.join(', ')} ON CONFLICT (account_id, ${cols.key.join(', ')}) DO UPDATE SET ${addSets(table, cols)}`;
-      });
-      await t.run(sql, chunk.flat());
+  // Marks: at most 16 days a statement (a bounded set of statement texts).
+  async writeRollup(t, tables, marks) {
+    for (const { table, cols, rows } of tables) {
+      const all = [...cols.key, ...cols.sum, ...cols.max];
+      for (let i = 0; i < rows.length; i += SQLITE_ADD_ROWS) {
+        const chunk = rows.slice(i, i + SQLITE_ADD_ROWS);
+        const sql = addStatement(`${table}|${chunk.length}|${all.join(',')}`, () => {
+          const values = chunk.map((_, r) => `($1, ${all.map((_, c) => `$${2 + r * all.length + c}`).join(', ')})`);
+          return `INSERT INTO ${table} (account_id, ${all.join(', ')}) VALUES ${values.join(', ')} ON CONFLICT (account_id, ${cols.key.join(', ')}) DO UPDATE SET ${addSets(table, cols)}`;
+        });
+        await t.run(sql, chunk.flat());
+      }
+    }
+    for (const m of marks) {
+      for (let i = 0; i < m.values.length; i += SQLITE_MARKS) {
+        const chunk = m.values.slice(i, i + SQLITE_MARKS);
+        const sql = addStatement(`${m.table}|mark|${chunk.length}`, () => {
+          const values = chunk.map((_, j) => `($1, $${j + 3}, $2)`).join(', ');
+          return `INSERT INTO ${m.table} (account_id, ${m.column}, version) VALUES ${values} ON CONFLICT (account_id, ${m.column}) DO UPDATE SET version = excluded.version`;
+        });
+        await t.run(sql, [m.mark, ...chunk]);
+      }
     }
   },
 };
@@ -214,19 +246,57 @@ const postgres: DialectOps = {
   // of rows (50-row VALUES statements were a third of a bulk load's time in
   // round trips and planning). Numbers travel as float8[], which the insert
   // casts to each column's type; the values are integers where the column is.
-  async addToRows(t, table, cols, rows) {
-    const all = [...cols.key, ...cols.sum, ...cols.max];
-    const types = all.map((_, c) => (rows.some((r) => typeof r[c] === 'string') ? 'text[]' : 'float8[]'));
-    const sql = addStatement(`${table}|pg|${all.join(',')}|${types.join(',')}`, () => {
-      const arrays = types.map((type, c) => `$${c + 2}::${type}`).join(', ');
-      return `INSERT INTO ${table} (account_id, ${all.join(', ')}) SELECT $1, * FROM unnest(${arrays}) ON CONFLICT (account_id, ${cols.key.join(', ')}) DO UPDATE SET ${addSets(table, cols)}`;
-    });
-    for (let i = 0; i < rows.length; i += PG_ADD_ROWS) {
-      const chunk = rows.slice(i, i + PG_ADD_ROWS);
-      await t.run(sql, all.map((_, c) => chunk.map((r) => r[c]!)) as unknown as Param[]);
+  // Every table and mark table of one write in ONE statement (data-modifying
+  // WITH clauses): a complete-call batch wrote 5 report and 6 analysis
+  // statements, a round trip each inside the account's lock, about a third
+  // of the batch's statements (bench/ingest-calls.ts, docs/benchmarks.md).
+  // A bulk load's larger writes go 5,000 rows a statement, table by table.
+  async writeRollup(t, tables, marks) {
+    if (tables.some((w) => w.rows.length > PG_ADD_ROWS)) {
+      for (const w of tables) {
+        for (let i = 0; i < w.rows.length; i += PG_ADD_ROWS) await pgWriteRollup(t, [{ ...w, rows: w.rows.slice(i, i + PG_ADD_ROWS) }], []);
+      }
+      await pgWriteRollup(t, [], marks);
+      return;
     }
+    await pgWriteRollup(t, tables, marks);
   },
 };
+
+/** PostgreSQL: the tables' rows added and the marks set by one statement. */
+async function pgWriteRollup(t: TenantQueries, tables: readonly RollupRows[], marks: readonly MarkRows[]): Promise<void> {
+  const params: Param[] = [];
+  const parts: string[] = [];
+  const id: string[] = [];
+  for (const { table, cols, rows } of tables) {
+    if (rows.length === 0) continue;
+    const all = [...cols.key, ...cols.sum, ...cols.max];
+    const types = all.map((_, c) => (rows.some((r) => typeof r[c] === 'string') ? 'text[]' : 'float8[]'));
+    const first = params.length + 2;
+    for (let c = 0; c < all.length; c++) params.push(rows.map((r) => r[c]!) as unknown as Param);
+    id.push(`${table}:${all.join(',')}:${types.join(',')}`);
+    parts.push(
+      `INSERT INTO ${table} (account_id, ${all.join(', ')}) SELECT $1, * FROM unnest(${types.map((type, c) => `$${first + c}::${type}`).join(', ')}) ` +
+        `ON CONFLICT (account_id, ${cols.key.join(', ')}) DO UPDATE SET ${addSets(table, cols)}`,
+    );
+  }
+  for (const m of marks) {
+    if (m.values.length === 0) continue;
+    const n = params.length + 2;
+    params.push(m.values as unknown as Param, m.mark);
+    id.push(`${m.table}:mark`);
+    parts.push(
+      `INSERT INTO ${m.table} (account_id, ${m.column}, version) SELECT $1, u, $${n + 1}::bigint FROM unnest($${n}::bigint[]) AS u ` +
+        `ON CONFLICT (account_id, ${m.column}) DO UPDATE SET version = excluded.version`,
+    );
+  }
+  if (parts.length === 0) return;
+  // Statement texts are cached by their shape (tables, columns, types): a bounded set.
+  const sql = addStatement(`pg|${id.join('|')}`, () =>
+    parts.length === 1 ? parts[0]! : `WITH ${parts.map((p, i) => `w${i} AS (${p})`).join(', ')} SELECT 1`,
+  );
+  await t.run(sql, params);
+}
 
 const BY_NAME: Readonly<Record<Dialect, DialectOps>> = { sqlite, postgres };
 

@@ -2,7 +2,8 @@ import type { Database } from '../../../db/types.js';
 import { tenant } from '../../../db/tenant.js';
 import { CALL_COLUMNS, factsOfRow, tableStore, type CallRow } from './rollup-store.js';
 import { RollupBatch } from './rollup-batch.js';
-import { lockRollupWriters, newVersion } from './rollup-writer.js';
+import { newMark } from '../../../db/rollup-write.js';
+import { lockRollupWriters } from './rollup-writer.js';
 
 /**
  * Rebuilds an account's analysis roll-ups from its calls, keyed in the
@@ -18,7 +19,7 @@ export async function rebuildRollups(db: Database, accountId: number, onProgress
     // Every kept day answer goes stale: the days with a mark, and the days with roll-up rows that
     // may have none yet (rows from before migration 044) and may come out empty. A local day is
     // within the UTC days before and after its own number.
-    const mark = newVersion();
+    const mark = newMark();
     await t.run('UPDATE analysis_versions SET version = $2 WHERE account_id = $1', [mark]);
     await t.run(
       `INSERT INTO analysis_versions (account_id, utc_day, version)

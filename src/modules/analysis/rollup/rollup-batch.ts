@@ -1,6 +1,6 @@
 import type { Queryable } from '../../../db/types.js';
 import { DIMS, IX, NCOLS, addCallInKey, isAnswered, keysOf, type CallFacts, type Dim } from './counters.js';
-import { bumpVersions, cubeKey, lockRollupWriters, rollupZone, writeDeltas, type Delta } from './rollup-writer.js';
+import { cubeKey, lockRollupWriters, rollupZone, writeDeltas, type Delta } from './rollup-writer.js';
 import { localDayNumber } from '../../../time/zone.js';
 
 /**
@@ -114,8 +114,7 @@ export class RollupBatch {
     const hourly = new Map<string, Delta>();
     const daily = new Map<string, Delta>();
     const dayOfSlot = new Map<number, number>();
-    const utcDays = new Set<number>();
-    const utcHours = new Set<number>();
+    const slots = new Set<number>();
     const addTo = (m: Map<string, Delta>, d: Delta, direction: string, bucket: number) => {
       const id = `${d.dim}\u0000${d.key}\u0000${direction}\u0000${bucket}`;
       const agg = m.get(id);
@@ -123,8 +122,7 @@ export class RollupBatch {
       else m.set(id, { ...d, direction, bucket, vec: Float64Array.from(d.vec) });
     };
     for (const d of this.deltas.values()) {
-      utcDays.add(Math.floor((d.bucket * SLOT) / 86400));
-      utcHours.add(Math.floor((d.bucket * SLOT) / 3600));
+      slots.add(d.bucket);
       if (d.dim !== 'cube') addTo(hourly, d, d.direction, Math.floor((d.bucket * SLOT) / 3600));
       let day = dayOfSlot.get(d.bucket);
       if (day === undefined) {
@@ -135,27 +133,10 @@ export class RollupBatch {
       addTo(daily, d, d.dim === 'cube' ? d.direction : '', day);
     }
     const days = [...daily.values()];
-    await writeDeltas(
-      tx,
-      accountId,
-      'analysis_fine',
-      [...this.deltas.values()].filter((d) => d.dim !== 'cube'),
-    );
-    await writeDeltas(tx, accountId, 'analysis_hourly', [...hourly.values()]);
-    await writeDeltas(
-      tx,
-      accountId,
-      'analysis_daily',
-      days.filter((d) => d.dim !== 'cube'),
-    );
-    await writeDeltas(
-      tx,
-      accountId,
-      'analysis_cube',
-      days.filter((d) => d.dim === 'cube'),
-    );
-    // Answers of these days kept on any node are stale from this transaction's commit on.
-    await bumpVersions(tx, accountId, [...utcDays], [...utcHours]);
+    const fine = [...this.deltas.values()].filter((d) => d.dim !== 'cube');
+    const cube = days.filter((d) => d.dim === 'cube');
+    // The rows and the marks of their UTC days and hours in one call: answers of them kept on any node are stale from this commit on.
+    await writeDeltas(tx, accountId, { fine, hourly: [...hourly.values()], daily: days.filter((d) => d.dim !== 'cube'), cube }, [...slots].map((s) => s * SLOT));
     this.deltas.clear();
   }
 }

@@ -1,5 +1,4 @@
-import { randomInt } from 'node:crypto';
-import { addToRows } from '../../../db/bulk.js';
+import { rollupTable, writeRollup, type MarkTable } from '../../../db/rollup-write.js';
 import { dialectOf } from '../../../db/dialect.js';
 import type { Param, Queryable } from '../../../db/types.js';
 import { tenant } from '../../../db/tenant.js';
@@ -23,7 +22,25 @@ export function cubeKey(agent: number, group: number | null, did: string | null,
 const FINE_KEY = ['dim', 'bucket', 'k', 'direction'];
 const CUBE_KEY = ['bucket', 'agent_id', 'group_id', 'did', 'campaign_id', 'direction'];
 
-async function write(tx: Queryable, accountId: number, table: string, key: string[], deltas: Delta[], keyParams: (d: Delta) => Param[]): Promise<void> {
+/**
+ * The analysis change marks: UTC days (analysis_versions, migration 044) and
+ * UTC hours (analysis_hour_versions, migration 100). Every write of an
+ * analysis roll-up row sets both for the times it changed (writeRollup), so
+ * answers of those days or hours kept on any node (day-cache/, stored hour
+ * grids) no longer match from its commit on.
+ */
+export const ANALYSIS_MARKS: readonly [MarkTable, MarkTable] = [
+  { table: 'analysis_versions', column: 'utc_day', unitSecs: 86_400 },
+  { table: 'analysis_hour_versions', column: 'utc_hour', unitSecs: 3_600 },
+];
+
+const table = (name: string, key: string[]) => rollupTable(name, { key, sum: COLS, max: [] }, ANALYSIS_MARKS);
+const FINE = table('analysis_fine', FINE_KEY);
+const HOURLY = table('analysis_hourly', FINE_KEY);
+const DAILY = table('analysis_daily', FINE_KEY);
+const CUBE = table('analysis_cube', CUBE_KEY);
+
+function rowsOf(deltas: Delta[], keyParams: (d: Delta) => Param[]): Param[][] {
   const rows: Param[][] = [];
   for (const d of deltas) {
     if (!d.vec.some((v) => v !== 0)) continue;
@@ -32,23 +49,35 @@ async function write(tx: Queryable, accountId: number, table: string, key: strin
     for (let c = 0; c < NCOLS; c++) row.push(IX.ring_sum <= c ? d.vec[c]! : Math.round(d.vec[c]!));
     rows.push(row);
   }
-  await addToRows(tenant(tx, accountId), table, { key, sum: COLS, max: [] }, rows);
+  return rows;
 }
 
-/** Adds the deltas to analysis_fine / analysis_hourly / analysis_daily (per dimension) or analysis_cube. */
+const fineKey = (d: Delta): Param[] => [d.dim, d.bucket, d.key, d.direction];
+function cubeKeyParams(d: Delta): Param[] {
+  const [agent, group, did, campaign] = d.key.split(CUBE_SEP);
+  return [d.bucket, Number(agent), Number(group), did!, campaign!, d.direction];
+}
+
+/**
+ * Adds one flush's deltas to analysis_fine (5-minute slots), analysis_hourly
+ * (UTC hours), analysis_daily (per dimension) and analysis_cube (local days),
+ * and marks the UTC days and hours of `times` (the slots' Unix seconds), in
+ * one writeRollup call.
+ */
 export async function writeDeltas(
   tx: Queryable,
   accountId: number,
-  table: 'analysis_fine' | 'analysis_hourly' | 'analysis_daily' | 'analysis_cube',
-  deltas: Delta[],
+  deltas: { fine: Delta[]; hourly: Delta[]; daily: Delta[]; cube: Delta[] },
+  times: Iterable<number>,
 ): Promise<void> {
-  if (table !== 'analysis_cube') {
-    await write(tx, accountId, table, FINE_KEY, deltas, (d) => [d.dim, d.bucket, d.key, d.direction]);
-    return;
-  }
-  await write(tx, accountId, table, CUBE_KEY, deltas, (d) => {
-    const [agent, group, did, campaign] = d.key.split(CUBE_SEP);
-    return [d.bucket, Number(agent), Number(group), did!, campaign!, d.direction];
+  await writeRollup(tenant(tx, accountId), {
+    writes: [
+      { table: FINE, rows: rowsOf(deltas.fine, fineKey) },
+      { table: HOURLY, rows: rowsOf(deltas.hourly, fineKey) },
+      { table: DAILY, rows: rowsOf(deltas.daily, fineKey) },
+      { table: CUBE, rows: rowsOf(deltas.cube, cubeKeyParams) },
+    ],
+    times,
   });
 }
 
@@ -65,43 +94,6 @@ const PG_ROLLUP_LOCK = 7_241_002;
  */
 export async function lockRollupWriters(tx: Queryable, accountId: number): Promise<void> {
   await dialectOf(tx).transactionLock(tx, [PG_ROLLUP_LOCK, accountId]);
-}
-
-const DAYS_PER_STATEMENT = 16;
-
-/**
- * A new change mark: random, not a count. Readers only compare marks for
- * equality, and a count could come back to a value a node has kept an
- * answer under (a database restored from a backup, a failover to a standby
- * that lost its last commits); 48 random bits do not.
- */
-export function newVersion(): number {
-  return randomInt(1, 2 ** 48);
-}
-
-/**
- * Marks UTC days (analysis_versions, migration 044) and UTC hours
- * (analysis_hour_versions, migration 100) as changed, in the caller's
- * transaction: answers of those days or hours kept on any node (day-cache.ts,
- * day-grids.ts) no longer match from its commit on. Sorted, in statements of
- * at most 16 (a bounded set of statement texts to prepare).
- */
-export async function bumpVersions(tx: Queryable, accountId: number, utcDays: number[], utcHours: number[] = []): Promise<void> {
-  await bump(tx, accountId, 'analysis_versions', 'utc_day', utcDays);
-  await bump(tx, accountId, 'analysis_hour_versions', 'utc_hour', utcHours);
-}
-
-async function bump(tx: Queryable, accountId: number, table: string, col: string, values: number[]): Promise<void> {
-  const sorted = [...new Set(values)].sort((a, b) => a - b);
-  const t = tenant(tx, accountId);
-  for (let i = 0; i < sorted.length; i += DAYS_PER_STATEMENT) {
-    const chunk = sorted.slice(i, i + DAYS_PER_STATEMENT);
-    const rows = chunk.map((_, j) => `($1, $${j + 3}, $2)`).join(', ');
-    await t.run(`INSERT INTO ${table} (account_id, ${col}, version) VALUES ${rows} ON CONFLICT (account_id, ${col}) DO UPDATE SET version = excluded.version`, [
-      newVersion(),
-      ...chunk,
-    ]);
-  }
 }
 
 /**

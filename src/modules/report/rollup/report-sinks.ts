@@ -5,8 +5,8 @@ import type { CallRecordSink } from '../../calls/call-record-sink.js';
 import type { CallRecord } from '../../calls/call-record.js';
 import type { AgentSpan, AgentTimeSink } from '../../events/agent-time.js';
 import { localDay } from '../../../time/zone.js';
-import { addToRows } from '../../../db/bulk.js';
-import { markDays, utcDayOf } from './marks.js';
+import { rollupTable, writeRollup } from '../../../db/rollup-write.js';
+import { REPORT_MARKS } from './marks.js';
 import { QUARTER, QUEUE_SUMS, ix, quarterOf, queueDelta } from './queue-rollup.js';
 
 export const AGENT_SUMS = ['login', 'available', 'ringing', 'talk', 'hold', 'wrap', 'brk', 'offered', 'answered', 'missed'] as const;
@@ -19,6 +19,12 @@ const KIND_COL: Record<AgentSpan['kind'], string> = {
   wrap: 'wrap',
   break: 'brk',
 };
+
+const QUEUE_TABLE = rollupTable('report_queue', { key: ['bucket', 'group_id'], sum: QUEUE_SUMS, max: ['max_wait'] }, REPORT_MARKS);
+const AGENT_TABLE = rollupTable('report_agent', { key: ['bucket', 'agent_id'], sum: AGENT_SUMS, max: [] }, REPORT_MARKS);
+const BREAKS_TABLE = rollupTable('report_agent_breaks', { key: ['bucket', 'agent_id', 'reason'], sum: ['secs'], max: [] }, REPORT_MARKS);
+const AGENT_DAY_TABLE = rollupTable('report_agent_day', { key: ['day_start', 'agent_id', 'tz'], sum: AGENT_SUMS, max: [] }, REPORT_MARKS);
+const BREAKS_DAY_TABLE = rollupTable('report_agent_breaks_day', { key: ['day_start', 'agent_id', 'reason', 'tz'], sum: ['secs'], max: [] }, REPORT_MARKS);
 
 /** Deltas of one batch, summed in memory per roll-up row, written once each. */
 export class Batch {
@@ -65,50 +71,34 @@ export class Batch {
   }
 
   async flush(tx: Queryable, accountId: number): Promise<void> {
-    const t = tenant(tx, accountId);
-    const q = [...this.queue.values()].filter((r) => r.v.some((x) => x !== 0) || r.maxWait !== null);
     // Every row written is under a quarter hour of queue or agent rows (a local day row's time is in one too).
-    const days = new Set<number>();
-    for (const r of this.queue.values()) days.add(utcDayOf(r.bucket));
-    for (const r of this.agent.values()) days.add(utcDayOf(r.bucket));
-    for (const r of this.breaks.values()) days.add(utcDayOf(r.bucket));
-    await markDays(t, days);
+    const times: number[] = [];
+    for (const r of this.queue.values()) times.push(r.bucket);
+    for (const r of this.agent.values()) times.push(r.bucket);
+    for (const r of this.breaks.values()) times.push(r.bucket);
     // Deltas added to each table's rows; `max` columns keep the larger value (a maximum is never taken
-    // back: the only corrections of finished calls, late misses, leave waits unchanged).
-    await addToRows(
-      t,
-      'report_queue',
-      { key: ['bucket', 'group_id'], sum: QUEUE_SUMS, max: ['max_wait'] },
-      q.map((r) => [r.bucket, r.group, ...r.v, r.maxWait] as Param[]),
-    );
-    const a = [...this.agent.values()].filter((r) => r.v.some((x) => x !== 0));
-    await addToRows(
-      t,
-      'report_agent',
-      { key: ['bucket', 'agent_id'], sum: AGENT_SUMS, max: [] },
-      a.map((r) => [r.bucket, r.agent, ...r.v] as Param[]),
-    );
-    const b = [...this.breaks.values()].filter((r) => r.secs !== 0);
-    await addToRows(
-      t,
-      'report_agent_breaks',
-      { key: ['bucket', 'agent_id', 'reason'], sum: ['secs'], max: [] },
-      b.map((r) => [r.bucket, r.agent, r.reason, r.secs]),
-    );
-    const ad = [...this.agentDay.values()].filter((r) => r.v.some((x) => x !== 0));
-    await addToRows(
-      t,
-      'report_agent_day',
-      { key: ['day_start', 'agent_id', 'tz'], sum: AGENT_SUMS, max: [] },
-      ad.map((r) => [r.bucket, r.agent, this.tz, ...r.v] as Param[]),
-    );
-    const bd = [...this.breaksDay.values()].filter((r) => r.secs !== 0);
-    await addToRows(
-      t,
-      'report_agent_breaks_day',
-      { key: ['day_start', 'agent_id', 'reason', 'tz'], sum: ['secs'], max: [] },
-      bd.map((r) => [r.bucket, r.agent, r.reason, this.tz, r.secs]),
-    );
+    // back: the only corrections of finished calls, late misses, leave waits unchanged). The marks of
+    // the days in the same call.
+    const nonZero = (v: Float64Array) => v.some((x) => x !== 0);
+    await writeRollup(tenant(tx, accountId), {
+      writes: [
+        {
+          table: QUEUE_TABLE,
+          rows: [...this.queue.values()].filter((r) => nonZero(r.v) || r.maxWait !== null).map((r) => [r.bucket, r.group, ...r.v, r.maxWait] as Param[]),
+        },
+        { table: AGENT_TABLE, rows: [...this.agent.values()].filter((r) => nonZero(r.v)).map((r) => [r.bucket, r.agent, ...r.v] as Param[]) },
+        { table: BREAKS_TABLE, rows: [...this.breaks.values()].filter((r) => r.secs !== 0).map((r) => [r.bucket, r.agent, r.reason, r.secs]) },
+        {
+          table: AGENT_DAY_TABLE,
+          rows: [...this.agentDay.values()].filter((r) => nonZero(r.v)).map((r) => [r.bucket, r.agent, this.tz, ...r.v] as Param[]),
+        },
+        {
+          table: BREAKS_DAY_TABLE,
+          rows: [...this.breaksDay.values()].filter((r) => r.secs !== 0).map((r) => [r.bucket, r.agent, r.reason, this.tz, r.secs]),
+        },
+      ],
+      times,
+    });
   }
 }
 
