@@ -1,5 +1,7 @@
 import fc from 'fast-check';
-import { beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import type { Database } from '../../src/db/types.js';
 import type { CallRecord } from '../../src/modules/calls/call-record.js';
 import { createTenant } from '../helpers/factories.js';
 import { forEachDatabase, type Harness } from '../helpers/harness.js';
@@ -8,7 +10,11 @@ import { D, callHistory, replace, store } from './analysis.fixtures.js';
 /**
  * Property: whatever the calls, their arrival order, late versions and the
  * query, analysis/hits answers exactly what a brute-force count over the
- * final records gives (roll-up, cube and raw paths alike).
+ * final records gives (roll-up, cube and raw paths alike), however it is
+ * asked: cold (nothing kept), warm (the same question again, from what the
+ * node kept), after a late event changed the calls (kept answers must not
+ * outlive it), and from a second node on the same database (its own caches,
+ * the same change marks).
  */
 const AGENTS = [1, 2, 3, 4];
 const ZONES = ['UTC', 'Asia/Kolkata', 'America/New_York'];
@@ -194,8 +200,18 @@ function wallRange(val: string, tz: string): [number, number] {
 
 forEachDatabase('analysis/hits equals a brute-force count (property)', (use) => {
   let h: Harness;
-  beforeAll(() => {
+  let second: { app: Awaited<ReturnType<typeof buildApp>>['app']; db: Database };
+  beforeAll(async () => {
     h = use();
+    // A second node on the same database: its own caches, the same roll-ups and change marks. It sends no
+    // webhooks (on SQLite its worker's writes would wait on this process's own open transaction).
+    const db = h.testDb.connect();
+    second = { app: (await buildApp({ config: { ...h.ctx.config, webhookDelivery: false }, db, clock: h.clock })).app, db };
+    await second.app.ready();
+  });
+  afterAll(async () => {
+    await second.app.close();
+    await second.db.close();
   });
 
   it('random calls, arrival orders, late versions and queries', async () => {
@@ -219,7 +235,13 @@ forEachDatabase('analysis/hits equals a brute-force count (property)', (use) => 
           } else {
             for (const i of order) await store(h, recs[i]!.early ?? recs[i]!.final);
           }
-          const check = async (records: CallRecord[], stage: string) => {
+          const ask = async (node: { inject: Harness['app']['inject'] }, body: object) =>
+            (await node.inject({ method: 'POST', url: '/api/v2/analysis/hits', payload: { ssid: s.ssid, ...body } })).json() as {
+              code: number;
+              data: unknown;
+            };
+          /** Each question on `nodes` in turn (a node asked twice: cold, then warm), every answer against the raw count. */
+          const check = async (records: CallRecord[], stage: string, nodes: Array<[string, { inject: Harness['app']['inject'] }]>) => {
             for (const q of queries) {
               const r = rangeOf(q.range, q.at);
               const range = r ? (r.wall ? wallRange(r.val, tz) : r.range) : null;
@@ -229,21 +251,32 @@ forEachDatabase('analysis/hits equals a brute-force count (property)', (use) => 
               ];
               const fixed = { ...q, filters: q.filters.map((f) => (f.condi === 'in' ? f : { ...f, val: [f.val[0]!] })) };
               const expected = bruteForce(records, fixed, range, tz, ghost);
-              const res = await h.post('/api/v2/analysis/hits', { ssid: s.ssid, breakDown: q.breakDown, disPlay: q.disPlay, multi: q.multi, filter });
-              if (expected === null) expect(res.body.code, JSON.stringify({ stage, q, res: res.body })).toBe(1586);
-              else expect(res.body.data, JSON.stringify({ stage, q, tz, ghost })).toEqual(expected);
+              for (const [how, node] of nodes) {
+                const res = await ask(node, { breakDown: q.breakDown, disPlay: q.disPlay, multi: q.multi, filter });
+                const where = JSON.stringify({ stage, how, q, tz, ghost });
+                if (expected === null) expect(res.code, `${where} ${JSON.stringify(res)}`).toBe(1586);
+                else expect(res.data, where).toEqual(expected);
+              }
             }
           };
-          // Asked before the late versions arrive too: answers of past days kept in memory
-          // (day-cache.ts) must not outlive a change of those days.
           await check(
             recs.map((r) => r.early ?? r.final),
             'before late versions',
+            [
+              ['cold', h.app],
+              ['warm', h.app],
+              ['second node', second.app],
+            ],
           );
+          // The late versions replace calls of days both nodes kept answers of: the next answers must show them.
           for (const i of order) if (recs[i]!.early) await replace(h, recs[i]!.early!, recs[i]!.final);
           await check(
             recs.map((r) => r.final),
             'after late versions',
+            [
+              ['after a late event', h.app],
+              ['second node, after a late event', second.app],
+            ],
           );
         },
       ),

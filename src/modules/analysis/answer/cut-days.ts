@@ -7,7 +7,7 @@
  */
 import { gridsByDay, type GridCache } from '../day-cache/day-grids.js';
 import type { DaySegment } from '../day-cache/day-segments.js';
-import { dayAnswerKey, type HitsPlan } from '../query/plan.js';
+import { keptKeys, type HitsPlan } from '../query/plan.js';
 import { SLOT } from '../rollup/rollup-batch.js';
 import type { Grid } from '../wire/hits-json.js';
 import { offsetSeconds } from '../../../time/zone.js';
@@ -28,7 +28,7 @@ export async function fromDays(grids: GridCache | null, p: HitsPlan, grid: Grid,
   // pool runs them side by side; SQLite's one connection in turn). Each adds to the grid after its read.
   await Promise.all([
     (async () => {
-      const kept = await gridsByDay(grids, `days|${dayAnswerKey(p, 'daily')}`, whole, versions, (a, b) => bucketGrids(p, 'daily', a, b));
+      const kept = await gridsByDay(grids, keptKeys(p, 'day-grid'), whole, versions, (a, b) => bucketGrids(p, 'daily', a, b));
       for (let i = 0; i < whole.length; i++) addGrid(grid, kept[i]!, p.bucketed ? labelOf(q, whole[i]!.day * DAY) : '');
     })(),
     ...segments.filter((s) => !s.whole).map((s) => fromSplit(grids, p, grid, s)),
@@ -48,7 +48,7 @@ async function fromHours(grids: GridCache | null, p: HitsPlan, grid: Grid, first
   const hours: DaySegment[] = [];
   for (let h = first; h <= last; h++) hours.push({ day: h, from: h * HOUR, to: (h + 1) * HOUR, whole: true, utcDays: [h, h] });
   const marks = await p.repo.hourVersions(first, last);
-  const kept = await gridsByDay(grids, `hours|${dayAnswerKey(p, 'hourly')}`, hours, marks, (a, b) => bucketGrids(p, 'hourly', a, b));
+  const kept = await gridsByDay(grids, keptKeys(p, 'hour-grid', 'hourly'), hours, marks, (a, b) => bucketGrids(p, 'hourly', a, b));
   for (let i = 0; i < hours.length; i++) {
     const at = hours[i]!.from;
     addGrid(grid, kept[i]!, p.bucketed ? labelOf(p.query, at + offsetSeconds(p.tz, at)) : '');

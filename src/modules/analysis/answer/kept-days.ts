@@ -3,7 +3,7 @@ import type { DataStream } from '../../../http/envelope.js';
 import { fragmentsByDay } from '../day-cache/day-answers.js';
 import { daySegments } from '../day-cache/day-segments.js';
 import type { GridCache } from '../day-cache/day-grids.js';
-import { dayAnswerKey, type HitsPlan } from '../query/plan.js';
+import { keptKeys, type HitsPlan } from '../query/plan.js';
 import { bucketFragment, joinFragments, type Grid } from '../wire/hits-json.js';
 import { fragmentDay, keyMajorJson, type KeyedDay } from '../wire/key-major-json.js';
 import { piecesOrStream } from '../../../http/chunk-pool.js';
@@ -67,7 +67,7 @@ export async function fromKeptDays(
   }
   const fragments = await fragmentsByDay(days, {
     // Hour buckets of a whole day are the same whichever way the range ends: kept once for both paths.
-    key: dayAnswerKey(p, path === 'daily' ? 'daily' : 'hourly'),
+    keyOf: keptKeys(p, 'day-answer', path === 'daily' ? 'daily' : 'hourly'),
     segments,
     versions,
     compute,

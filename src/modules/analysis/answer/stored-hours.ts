@@ -9,7 +9,7 @@
 import type { DaySegment } from '../day-cache/day-segments.js';
 import type { AnalysisRepository, ValueFilter } from '../query/analysis.repository.js';
 import type { HourGridRepository } from '../query/hour-grids.repository.js';
-import type { HitsPlan } from '../query/plan.js';
+import { keptKeys, type HitsPlan } from '../query/plan.js';
 import { NCOLS, type Dim } from '../rollup/counters.js';
 import type { KeyedDay } from '../wire/key-major-json.js';
 import { TokenedCache } from '../../../cache/tokened-cache.js';
@@ -81,7 +81,7 @@ const sourceOf = (p: HitsPlan, cache: HourCellsCache): HourGridSource => ({
   dim: p.query.breakDown,
   ghost: p.ghost,
   today: Math.floor(p.now / DAY),
-  kept: { cache, key: (utcDay) => `${p.accountId}|${p.query.breakDown}|${p.ghost}|${utcDay}` },
+  kept: { cache, key: keptKeys(p, 'hour-cells') },
 });
 
 /** Calls `fn(a, b)` for each run a…b of consecutive days in first…last that `has` does not hold. */

@@ -18,7 +18,7 @@ function wholeDays(n: number): DaySegment[] {
 /** A plan whose every day writes a 1,000-byte fragment, recording the days it computes. */
 function plan(segments: DaySegment[], computed: number[][]): DayAnswerPlan {
   return {
-    key: 'account|hourly|agentId',
+    keyOf: (day) => `account|hourly|agentId|${day}`,
     segments,
     versions: new Map(),
     async compute(_from, _to, firstDay, lastDay) {

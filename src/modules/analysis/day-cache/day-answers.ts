@@ -6,7 +6,8 @@ import type { BucketFragment, Grid } from '../wire/hits-json.js';
 /** What a bucketed answer over local days needs to be put together from kept days. */
 export interface DayAnswerPlan {
   /** Everything a day's answer depends on besides the day and its data (account, path, breakdown, fields, filters, zone…). */
-  key: string;
+  /** The cache key of a day (query/plan.ts's keptKeys). */
+  keyOf: (day: number) => string;
   segments: DaySegment[];
   /** Change marks per UTC day, read before any roll-up row (a day never marked has none). */
   versions: Map<number, number>;
@@ -50,7 +51,7 @@ function splitByDay(grid: Grid): Map<number, Grid> {
 export async function fragmentsByDay(cache: DayCache, plan: DayAnswerPlan): Promise<BucketFragment[]> {
   const { segments } = plan;
   const tokens = segments.map((s) => tokenOf(s, plan.versions));
-  const keyOf = (s: DaySegment) => `${plan.key}|${s.day}`;
+  const keyOf = (s: DaySegment) => plan.keyOf(s.day);
   const out = segments.map((s, i) => (s.whole ? cache.get(keyOf(s), tokens[i]!) : undefined));
   // The budget this answer's own days hold: a day is kept only while they all fit. Kept
   // regardless, the days of an answer larger than the budget (a month of hours by agent:

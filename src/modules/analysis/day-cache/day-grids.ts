@@ -35,13 +35,13 @@ export function dayToken(s: DaySegment, versions: Map<number, number>): string {
  */
 export async function gridsByDay(
   cache: GridCache | null,
-  key: string,
+  keyOf: (day: number) => string,
   days: DaySegment[],
   versions: Map<number, number>,
   compute: (firstDay: number, lastDay: number) => Promise<Map<number, DayGrid>>,
 ): Promise<DayGrid[]> {
   const tokens = days.map((s) => dayToken(s, versions));
-  const out = days.map((s, i) => cache?.get(`${key}|${s.day}`, tokens[i]!));
+  const out = days.map((s, i) => cache?.get(keyOf(s.day), tokens[i]!));
   for (let i = 0; i < days.length;) {
     if (out[i]) {
       i++;
@@ -52,7 +52,7 @@ export async function gridsByDay(
     const computed = await compute(days[i]!.day, days[j]!.day);
     for (let k = i; k <= j; k++) {
       const grid = computed.get(days[k]!.day) ?? new Map<string, number[]>();
-      cache?.set(`${key}|${days[k]!.day}`, tokens[k]!, grid);
+      cache?.set(keyOf(days[k]!.day), tokens[k]!, grid);
       out[k] = grid;
     }
     i = j + 1;

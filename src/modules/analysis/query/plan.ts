@@ -70,15 +70,42 @@ function filterKey(f: ValueFilter | undefined): string {
 }
 
 /**
- * What a kept day's answer depends on besides the day and its data: the
- * account, the roll-up read, breakdown, display, zone, ghost threshold,
- * fields and the filters the roll-up applies. Hashed: a breakdown filter may
- * list thousands of keys, and the key is repeated per kept day.
+ * What the node keeps analysis data under (day-cache/, answer/stored-hours.ts):
+ * - `day-answer`: a local day's answer fragment of the daily or hourly path (by date or hour);
+ * - `day-grid`: a local day's counter vectors per key (whole days of a range that cuts days);
+ * - `hour-grid`: a UTC hour's counter vectors per key (the whole hours of a partial day);
+ * - `hour-cells`: a UTC day's hour cells of every key (stored hour grids).
  */
-export function dayAnswerKey(p: HitsPlan, path: 'daily' | 'hourly'): string {
+export type KeptKind = 'day-answer' | 'day-grid' | 'hour-grid' | 'hour-cells';
+
+/**
+ * The one builder of analysis cache keys: a key per day (or hour) of what is
+ * kept, from everything besides the day and its data that the kept value
+ * depends on (the account, the kind and roll-up path, breakdown, display,
+ * zone, ghost threshold, fields and the filters the roll-up applies). Hour
+ * cells hold every key of every direction in UTC days: only the account,
+ * breakdown and ghost threshold. Hashed: a breakdown filter may list
+ * thousands of keys, and the key is repeated per kept day. The freshness of
+ * a kept value is not in its key but in its token (the change marks of its
+ * days: db/rollup-write.ts sets them with every roll-up row).
+ */
+export function keptKeys(p: HitsPlan, kind: KeptKind, path: 'daily' | 'hourly' = 'daily'): (day: number) => string {
   const q = p.query;
-  const fields = q.fields.map((f) => `${f.name}=${f.code}`).join(',');
-  return createHash('sha256')
-    .update([p.accountId, path, q.breakDown, q.display, p.tz, p.ghost, fields, filterKey(p.filters[q.breakDown]), filterKey(p.filters.direction)].join('|'))
-    .digest('base64');
+  const parts: Array<string | number> =
+    kind === 'hour-cells'
+      ? [p.accountId, kind, q.breakDown, p.ghost]
+      : [
+          p.accountId,
+          kind,
+          path,
+          q.breakDown,
+          q.display,
+          p.tz,
+          p.ghost,
+          q.fields.map((f) => `${f.name}=${f.code}`).join(','),
+          filterKey(p.filters[q.breakDown]),
+          filterKey(p.filters.direction),
+        ];
+  const prefix = createHash('sha256').update(parts.join('|')).digest('base64');
+  return (day) => `${prefix}|${day}`;
 }
