@@ -303,9 +303,7 @@ async function pgWriteRollup(t: TenantQueries, tables: readonly RollupRows[], ma
   }
   if (parts.length === 0) return;
   // Statement texts are cached by their shape (tables, columns, types): a bounded set.
-  const sql = addStatement(`pg|${id.join('|')}`, () =>
-    parts.length === 1 ? parts[0]! : `WITH ${parts.map((p, i) => `w${i} AS (${p})`).join(', ')} SELECT 1`,
-  );
+  const sql = addStatement(`pg|${id.join('|')}`, () => (parts.length === 1 ? parts[0]! : `WITH ${parts.map((p, i) => `w${i} AS (${p})`).join(', ')} SELECT 1`));
   await t.run(sql, params);
 }
 

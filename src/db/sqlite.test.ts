@@ -82,7 +82,8 @@ describe('SQLite multi-row bulkWrite', () => {
       const rows = Array.from({ length: 100 }, (_, i) => ({ k: `key-${(i * 3) % 70}`, v: i, note: i % 3 === 0 ? null : `n${i}` }));
       for (const conflict of ['update', 'nothing'] as const) {
         await db.exec('DROP TABLE IF EXISTS multi; DROP TABLE IF EXISTS single');
-        for (const table of ['multi', 'single']) await db.exec(`CREATE TABLE ${table} (account_id INTEGER, k TEXT, v INTEGER, note TEXT, PRIMARY KEY (account_id, k))`);
+        for (const table of ['multi', 'single'])
+          await db.exec(`CREATE TABLE ${table} (account_id INTEGER, k TEXT, v INTEGER, note TEXT, PRIMARY KEY (account_id, k))`);
         await db.transaction(async (tx) => bulkWrite(tenant(tx, 9), 'multi', columns, ['k'], rows, conflict));
         await db.transaction(async (tx) => {
           for (const row of rows) await bulkWrite(tenant(tx, 9), 'single', columns, ['k'], [row], conflict);

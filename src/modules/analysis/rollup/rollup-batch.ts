@@ -136,7 +136,12 @@ export class RollupBatch {
     const fine = [...this.deltas.values()].filter((d) => d.dim !== 'cube');
     const cube = days.filter((d) => d.dim === 'cube');
     // The rows and the marks of their UTC days and hours in one call: answers of them kept on any node are stale from this commit on.
-    await writeDeltas(tx, accountId, { fine, hourly: [...hourly.values()], daily: days.filter((d) => d.dim !== 'cube'), cube }, [...slots].map((s) => s * SLOT));
+    await writeDeltas(
+      tx,
+      accountId,
+      { fine, hourly: [...hourly.values()], daily: days.filter((d) => d.dim !== 'cube'), cube },
+      [...slots].map((s) => s * SLOT),
+    );
     this.deltas.clear();
   }
 }
