@@ -112,7 +112,7 @@ forEachDatabase('callcenter import queue-log', (use) => {
     const log: string[] = [];
     const first = await runQueueLogImport(options, FIXTURE, false, { log: (l) => log.push(l), progress: false, env: {} });
     expect(log.filter((l) => l.startsWith('rejected'))).toEqual([]);
-    expect(first).toMatchObject({ events: 37, duplicates: 0, rejected: 0, unknownLines: 5, lines: 37 });
+    expect(first).toMatchObject({ events: 37, duplicates: 0, rejected: 0, unknownLines: 3, damagedLines: 1, lines: 37 });
     expect(log.filter((l) => l.includes('billing'))).toHaveLength(1);
     // By hand: a1 rang c1 15 s, c2 3 s, c3 15 s, c5 10 s (all missed), answered c7 after 5 s;
     // a2 answered c1 after 4 s and c4 at once (attended transfer without CONNECT); a3, a static member, c2 at once.
@@ -141,7 +141,7 @@ forEachDatabase('callcenter import queue-log', (use) => {
     expect(Object.fromEntries(live.map((r) => [Number(r.agent_id), Number(r.logged_in)]))).toEqual({ [a1]: 0, [a2]: 0, [a3]: 1 });
 
     const again = await runQueueLogImport(options, FIXTURE, false, { log: () => undefined, progress: false, env: {} });
-    expect(again).toMatchObject({ events: 0, duplicates: 37, rejected: 0, unknownLines: 5 });
+    expect(again).toMatchObject({ events: 0, duplicates: 37, rejected: 0, unknownLines: 3, damagedLines: 1 });
     expect(await counters(h, t, [a1, a2, a3])).toEqual(expected);
 
     // The same calls sent as events to another account: the same counters.
@@ -169,11 +169,18 @@ forEachDatabase('callcenter import queue-log', (use) => {
     const env = { CALLCENTER_API_URL: options.api, CALLCENTER_USER_ID: options['user-id'], CALLCENTER_TOKEN: options.token };
     const run = await runCli(['import', 'queue-log', FIXTURE], env);
     expect(run.code, run.output).toBe(0);
-    expect(run.stdout.trim()).toBe('imported 37 events, 0 duplicates, 5 unknown lines');
+    expect(run.stdout.trim()).toBe('imported 37 events, 0 duplicates, 3 unknown lines');
+    expect(run.output).toContain('1 damaged lines skipped');
     const again = await runCli(['import', 'queue-log', FIXTURE], env);
-    expect(again.stdout.trim()).toBe('imported 0 events, 37 duplicates, 5 unknown lines');
+    expect(again.stdout.trim()).toBe('imported 0 events, 37 duplicates, 3 unknown lines');
     expect((await runCli(['import', 'queue-log'], env)).code).toBe(2);
     expect((await runCli(['import', 'queue-log', '/no/such/file'], env)).code).toBe(2);
+    const quiet = { log: () => undefined, progress: false, env };
+    await expect(runQueueLogImport({ format: 'xml' }, FIXTURE, false, quiet)).rejects.toThrow('--format must be pipe, sql or csv');
+    await expect(runQueueLogImport({ format: 'sql', timezone: 'Mars/Olympus' }, FIXTURE, false, quiet)).rejects.toThrow(
+      '--timezone: unknown time zone "Mars/Olympus"',
+    );
+    await expect(runQueueLogImport({ format: 'csv' }, FIXTURE, true, quiet)).rejects.toThrow('a table dump (--format sql|csv) is read whole');
   });
 
   it('a past day imports while its agents work today: nothing refused, same counters, today untouched', async () => {

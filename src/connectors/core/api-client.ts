@@ -36,6 +36,8 @@ export interface SwitchEvent {
   caller?: string;
   campaignId?: string;
   direction?: 'inbound' | 'outbound';
+  /** The call (an earlier queue visit of the same channel) this one retries (PRODUCT.md §16). */
+  retryOf?: string;
   reason?: string;
   loginType?: 'Web' | 'Mobile' | 'SIP';
   sipStatus?: string;

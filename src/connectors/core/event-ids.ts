@@ -21,3 +21,13 @@ export function switchTime(raw: string | undefined, fallback: number): number {
   const n = Number(raw);
   return Number.isFinite(n) && n > 0 ? n : fallback;
 }
+
+/**
+ * The call id of a caller's n-th queue visit on one channel (PRODUCT.md §16):
+ * the first visit is the channel's own unique id, a later one (overflow to
+ * another queue, a loop back to the same) `<uniqueid>-v<n>`. Derived from the
+ * switch's ids alone, so a replay names every visit as before.
+ */
+export function visitCallId(uniqueid: string, visit: number): string {
+  return visit <= 1 ? uniqueid : `${uniqueid}-v${visit}`;
+}

@@ -4,7 +4,7 @@ export type { ApiConnection, SwitchEvent, IngestAnswer, SwitchConfig, SwitchStat
 export { EventBatcher, type BatcherOptions } from './batcher.js';
 export { CommandStream } from './command-stream.js';
 export type { CommandHandlers, CommandStreamOptions, OriginateCommand, TakeoverCommand } from './command-stream.js';
-export { switchEventId, switchTime } from './event-ids.js';
+export { switchEventId, switchTime, visitCallId } from './event-ids.js';
 export { Health, type ConnectionState } from './health.js';
 export { OnceLog, stderrLine, type LogLine } from './log.js';
 export { SwitchMapper, destExtension, memberExtension, queueName, type MapperOptions } from './mapping.js';

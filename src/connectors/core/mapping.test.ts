@@ -61,6 +61,27 @@ describe('SwitchMapper', () => {
     expect(m.extensionOf(13)).toBe('7000');
     expect(m.phoneOf(13)).toEqual({ phone: '919800000001', mobile: true });
   });
+
+  it('a member named as an agent is; its several names tried: explicit map, extension, then name', () => {
+    const lines: string[] = [];
+    const m = new SwitchMapper({ agentMap: new Map([['Agent 1', 13]]), log: (l) => lines.push(l) });
+    m.load({ ...config, agents: [...config.agents, { agentId: 14, name: 'Sathish', dest_type: 'SIP', dest_value: 'sip:1001@pbx', phone: '' }] });
+    // queue_log's agent field (Issabel): the member's name, any case.
+    expect(m.agent('Sathish')).toBe(14);
+    expect(m.agent('SATHISH')).toBe(14);
+    expect(m.agent('SIP/1001')).toBe(14);
+    // AMI: Interface first, then MemberName.
+    expect(m.agent('Local/id-9@agentcallback', 'sathish')).toBe(14);
+    expect(m.agent('PJSIP/5001', 'Sathish')).toBe(12);
+    // --agent-map by a member name.
+    expect(m.agent('Agent 1')).toBe(13);
+    expect(m.knowsMember('nobody', 'Agent/77')).toBe(false);
+    expect(m.agent('nobody', 'Agent/77')).toBeUndefined();
+    expect(m.agent('nobody', 'Agent/77')).toBeUndefined();
+    expect(lines).toEqual([
+      'unknown member "nobody" / "Agent/77": no agent with SIP destination nobody, 77 or of that name, and no --agent-map entry; its events are skipped',
+    ]);
+  });
 });
 
 describe('event ids and times', () => {

@@ -46,6 +46,8 @@ export interface MapperOptions {
 export class SwitchMapper {
   private groups = new Map<string, number>();
   private agents = new Map<string, number>();
+  /** Agent names, lower-cased: a member named as the agent is (`MemberName`, queue_log's agent field). */
+  private names = new Map<string, number>();
   private extensions = new Map<number, string>();
   private phones = new Map<number, { phone: string; mobile: boolean }>();
   private didSet = new Set<string>();
@@ -59,9 +61,12 @@ export class SwitchMapper {
   load(config: SwitchConfig): void {
     this.groups = new Map(config.groups.map((g) => [g.name, g.groupId]));
     const agents = new Map<string, number>();
+    const names = new Map<string, number>();
     this.extensions = new Map();
     this.phones = new Map();
     for (const a of config.agents) {
+      const name = a.name.trim().toLowerCase();
+      if (name && !names.has(name)) names.set(name, a.agentId);
       const mobile = a.dest_type.toUpperCase() === 'MOBILE';
       this.phones.set(a.agentId, { phone: a.phone, mobile });
       if (a.dest_value && !mobile) {
@@ -72,6 +77,7 @@ export class SwitchMapper {
     }
     for (const [ext, id] of this.opts.agentMap ?? []) this.extensions.set(id, ext);
     this.agents = agents;
+    this.names = names;
     this.didSet = new Set(config.dids);
   }
 
@@ -84,16 +90,44 @@ export class SwitchMapper {
     return id;
   }
 
-  /** The agent of a queue member or agent channel, or undefined (logged once). */
-  agent(member: string): number | undefined {
-    const ext = memberExtension(member);
-    const id = this.opts.agentMap?.get(ext) ?? this.agents.get(ext);
-    if (id === undefined)
+  /**
+   * The agent of a queue member, or undefined (logged once). A member goes by
+   * several names (AMI's `Interface`, `MemberName`, `StateInterface`;
+   * queue_log's agent field is the member's name): each is tried, in order,
+   * as an `--agent-map` key (the operator's explicit word), then as a SIP
+   * extension, then as an agent's name (case-insensitive), as PRODUCT.md §16 says.
+   */
+  agent(...member: Array<string | undefined>): number | undefined {
+    const id = this.lookup(member);
+    if (id === undefined) {
+      const names = member.filter((m): m is string => !!m && m.trim() !== '');
+      const shown = names.map((n) => JSON.stringify(n)).join(' / ') || '""';
+      const exts = [...new Set(names.map(memberExtension))].join(', ');
+      // Logged once per extension set: PJSIP/9999 and SIP/9999 are one unknown member.
       this.once.once(
-        `a:${ext}`,
-        `unknown member ${JSON.stringify(member)}: no agent with SIP destination ${ext} and no --agent-map entry; its events are skipped`,
+        `a:${exts}`,
+        `unknown member ${shown}: no agent with SIP destination ${exts || '(none)'} or of that name, and no --agent-map entry; its events are skipped`,
       );
+    }
     return id;
+  }
+
+  private lookup(member: Array<string | undefined>): number | undefined {
+    const names = member.filter((m): m is string => !!m && m.trim() !== '').map((m) => m.trim());
+    const map = this.opts.agentMap;
+    for (const n of names) {
+      const id = map?.get(memberExtension(n)) ?? map?.get(n);
+      if (id !== undefined) return id;
+    }
+    for (const n of names) {
+      const id = this.agents.get(memberExtension(n));
+      if (id !== undefined) return id;
+    }
+    for (const n of names) {
+      const id = this.names.get(n.toLowerCase());
+      if (id !== undefined) return id;
+    }
+    return undefined;
   }
 
   /** Whether `group` / `agent` would answer without logging (the runtime refreshes the config first when not). */
@@ -102,9 +136,8 @@ export class SwitchMapper {
     return this.opts.queueMap?.has(name) === true || this.opts.queueMap?.has(queue) === true || this.groups.has(name);
   }
 
-  knowsMember(member: string): boolean {
-    const ext = memberExtension(member);
-    return this.opts.agentMap?.has(ext) === true || this.agents.has(ext);
+  knowsMember(...member: Array<string | undefined>): boolean {
+    return this.lookup(member) !== undefined;
   }
 
   /** The SIP extension of an agent (takeover, originate), or undefined. */

@@ -132,10 +132,10 @@ export class ConnectorRuntime {
     return id;
   }
 
-  /** The agent of a queue member or channel; unknown as for group(). */
-  async agent(member: string): Promise<number | undefined> {
-    if (!this.mapper.knowsMember(member)) await this.refreshForUnknown();
-    const id = this.mapper.agent(member);
+  /** The agent of a queue member or channel (by any of its names: SwitchMapper.agent); unknown as for group(). */
+  async agent(...member: Array<string | undefined>): Promise<number | undefined> {
+    if (!this.mapper.knowsMember(...member)) await this.refreshForUnknown();
+    const id = this.mapper.agent(...member);
     if (id === undefined) this.health.skipped++;
     return id;
   }

@@ -2,14 +2,31 @@ import fs from 'node:fs';
 import { ConnectorRuntime, connectorOptions } from '../core/runtime.js';
 import { OptionError } from '../core/options.js';
 import { stderrLine, type LogLine } from '../core/log.js';
-import { importQueueLog } from './queue-log-import.js';
+import { importQueueLog, type QueueLogFormat } from './queue-log-import.js';
+import { checkTimezone } from './queue-log-table.js';
 
 export interface ImportResult {
   events: number;
   duplicates: number;
   rejected: number;
   unknownLines: number;
+  /** NUL runs (torn writes) and lines or rows that are not queue_log lines: skipped. */
+  damagedLines: number;
   lines: number;
+}
+
+/** `--format pipe|sql|csv` and `--timezone` (checked before anything is read). */
+function formatOptions(options: Record<string, string>, follow: boolean): { format: QueueLogFormat; timezone: string } {
+  const format = (options.format ?? 'pipe') as QueueLogFormat;
+  if (!['pipe', 'sql', 'csv'].includes(format)) throw new OptionError(`--format must be pipe, sql or csv, got ${JSON.stringify(options.format)}`);
+  if (follow && format !== 'pipe') throw new OptionError('--follow reads a queue_log file as it grows; a table dump (--format sql|csv) is read whole');
+  const timezone = options.timezone ?? 'UTC';
+  try {
+    checkTimezone(timezone);
+  } catch {
+    throw new OptionError(`--timezone: unknown time zone ${JSON.stringify(timezone)} (an IANA name such as Europe/Berlin, or UTC)`);
+  }
+  return { format, timezone };
 }
 
 function bar(read: number, size: number, lines: number, startedMs: number): string {
@@ -39,6 +56,7 @@ export async function runQueueLogImport(
   },
 ): Promise<ImportResult> {
   if (!fs.existsSync(file)) throw new OptionError(`no such file: ${file}`);
+  const { format, timezone } = formatOptions(options, follow);
   const rt = new ConnectorRuntime({ ...connectorOptions(options, io.env), switchName: 'queue-log', log: io.log, batchDelayMs: 20 });
   await rt.start(null);
   const started = Date.now();
@@ -47,6 +65,8 @@ export async function runQueueLogImport(
     const counts = await importQueueLog({
       file,
       follow,
+      format,
+      timezone,
       sink: rt,
       log: io.log,
       signal: io.signal,
@@ -68,6 +88,7 @@ export async function runQueueLogImport(
       duplicates: rt.health.duplicates,
       rejected: rt.health.rejected,
       unknownLines: counts.unknownLines,
+      damagedLines: counts.damagedLines,
       lines: counts.lines,
     };
   } finally {
@@ -82,7 +103,9 @@ export async function importCommand(positional: string[], options: Record<string
   const follow = options.follow !== undefined;
   const file = files[0] ?? (follow && options.follow !== 'true' ? options.follow : undefined);
   if (kind !== 'queue-log' || file === undefined) {
-    stderrLine('usage: callcenter import queue-log FILE [--follow] --api URL --user-id ID --token T [--queue-map NAME=ID,…] [--agent-map EXT=ID,…]');
+    stderrLine(
+      'usage: callcenter import queue-log FILE [--follow | --format sql|csv [--timezone ZONE]] --api URL --user-id ID --token T [--queue-map NAME=ID,…] [--agent-map EXT=ID,…]',
+    );
     return 2;
   }
   const abort = new AbortController();
@@ -92,6 +115,7 @@ export async function importCommand(positional: string[], options: Record<string
   try {
     const r = await runQueueLogImport(options, file, follow, { log: stderrLine, progress: process.stderr.isTTY === true, signal: abort.signal });
     if (r.rejected > 0) stderrLine(`${r.rejected} events rejected by the service (see the lines above)`);
+    if (r.damagedLines > 0) stderrLine(`${r.damagedLines} damaged lines skipped (runs of NUL bytes from a torn write, or lines that are not queue_log lines)`);
     console.log(`imported ${r.events} events, ${r.duplicates} duplicates, ${r.unknownLines} unknown lines`);
     return 0;
   } catch (err) {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { SwitchEvent } from '../core/api-client.js';
-import { compareLines, parseQueueLogLine, type QueueLogLine } from './queue-log-line.js';
+import { VisitCounter, compareLines, parseQueueLogLine, type QueueLogLine } from './queue-log-line.js';
+import { csvRows, sqlDumpRows, tableLines } from './queue-log-table.js';
 import { QueueLogTranslator, type QueueLogMapper } from './queue-log-translator.js';
 
 /** What the import needs of the connector runtime: the mapping (kept fresh) and the batcher. */
@@ -13,9 +14,16 @@ export interface ImportSink {
   batcher: { pending: number; flush(): Promise<void> };
 }
 
+/** `--format`: Asterisk's pipe file (default), a SQL dump of the realtime table's INSERTs, or its CSV export with a header row. */
+export type QueueLogFormat = 'pipe' | 'sql' | 'csv';
+
 export interface ImportOptions {
   file: string;
   follow: boolean;
+  /** Default `pipe`; `sql` and `csv` are read whole (no --follow). */
+  format?: QueueLogFormat;
+  /** `--timezone` (IANA name, default UTC): the zone of the realtime table's `time` values. */
+  timezone?: string;
   sink: ImportSink;
   log: (line: string) => void;
   /** Bytes read so far and the file's size, after each chunk. */
@@ -29,6 +37,8 @@ export interface ImportOptions {
 export interface ImportCounts {
   lines: number;
   unknownLines: number;
+  /** Lines (or rows) that are not queue_log lines, and runs of NUL bytes (a torn write after a crash): skipped, never fatal. */
+  damagedLines: number;
 }
 
 /** Events wait in memory up to this many before reading pauses for the service to catch up. */
@@ -45,7 +55,8 @@ const CHUNK = 1 << 20;
 export async function importQueueLog(opts: ImportOptions): Promise<ImportCounts> {
   const { sink } = opts;
   const translator = new QueueLogTranslator(sink.mapper, (e) => sink.forward(e));
-  const counts: ImportCounts = { lines: 0, unknownLines: 0 };
+  const counts: ImportCounts = { lines: 0, unknownLines: 0, damagedLines: 0 };
+  const visits = new VisitCounter();
   const primed = new Set<string>();
   let held: QueueLogLine[] = [];
   let second = -Infinity;
@@ -75,28 +86,51 @@ export async function importQueueLog(opts: ImportOptions): Promise<ImportCounts>
     }
     held = keep;
   };
+  const accept = async (l: QueueLogLine) => {
+    visits.mark(l);
+    // Awaited only for a name not seen before (a million awaits cost more than the lookups).
+    if (unknownQueue(l) || unknownMember(l)) await prime(l);
+    const sec = Math.floor(l.time);
+    if (sec > second) {
+      release(sec);
+      second = sec;
+    }
+    held.push(l);
+  };
   const take = async (text: string) => {
     const lines = (rest + text).split('\n');
     rest = lines.pop()!;
     for (const raw of lines) {
-      const s = raw.replace(/\r$/, '');
+      let s = raw.replace(/\r$/, '');
+      // A torn write (the file grew, its data never reached the disk) reads as a run of NUL bytes where lines were,
+      // and the next whole line follows the run: what precedes a run is lost, what follows the last is read.
+      if (s.includes('\0')) {
+        const parts = s.split(/\0+/);
+        counts.damagedLines += parts.length - 1;
+        s = parts[parts.length - 1]!;
+      }
       if (s === '') continue;
       counts.lines++;
       const l = parseQueueLogLine(s, counts.lines);
       if (!l) {
-        translator.unknownLines++;
+        counts.damagedLines++;
         continue;
       }
-      // Awaited only for a name not seen before (a million awaits cost more than the lookups).
-      if (unknownQueue(l) || unknownMember(l)) await prime(l);
-      const sec = Math.floor(l.time);
-      if (sec > second) {
-        release(sec);
-        second = sec;
-      }
-      held.push(l);
+      await accept(l);
     }
     if (sink.batcher.pending >= MAX_PENDING) await sink.batcher.flush();
+  };
+  /** The realtime table, read whole: its rows in the table's order. */
+  const readTable = async (format: 'sql' | 'csv') => {
+    const text = fs.readFileSync(opts.file, 'utf8');
+    const read = tableLines(format === 'sql' ? sqlDumpRows(text) : csvRows(text), opts.timezone ?? 'UTC');
+    counts.damagedLines += read.damaged;
+    for (const l of read.lines) {
+      counts.lines++;
+      await accept(l);
+      if (sink.batcher.pending >= MAX_PENDING) await sink.batcher.flush();
+    }
+    opts.progress?.(text.length, text.length, counts.lines);
   };
   const readNew = async () => {
     const size = fs.statSync(opts.file).size;
@@ -114,8 +148,9 @@ export async function importQueueLog(opts: ImportOptions): Promise<ImportCounts>
     }
   };
 
-  await readNew();
-  if (opts.follow) {
+  if (opts.format === 'sql' || opts.format === 'csv') await readTable(opts.format);
+  else await readNew();
+  if (opts.follow && (opts.format ?? 'pipe') === 'pipe') {
     const pollMs = opts.pollMs ?? 500;
     while (!opts.signal?.aborted) {
       await new Promise<void>((resolve) => {

@@ -1,5 +1,5 @@
 import type { SwitchEvent } from '../core/api-client.js';
-import { switchEventId } from '../core/event-ids.js';
+import { switchEventId, visitCallId } from '../core/event-ids.js';
 import { KNOWN_VERBS, type QueueLogLine } from './queue-log-line.js';
 
 /** What the translator needs of the name mapping (the core's SwitchMapper). */
@@ -12,9 +12,18 @@ export interface QueueLogMapper {
 export const STALE_CALL_SECS = 4 * 3600;
 
 interface CallTrack {
+  /** The ENTERQUEUE's time as written and its queue (a line written twice is recognised). */
+  enteredRaw: string;
+  queue: string;
+  /** The service's call id of this visit (visitCallId: the line's callid, `-v2`… for later visits of the same channel). */
+  callId: string;
   answered: boolean;
   agentId: number | null;
   lastTs: number;
+  /** The ENTERQUEUE's time (foreign calls: their first line's). */
+  queuedTs: number;
+  /** The last offer that ended unanswered (`agentId@time`): RINGCANCELED written beside a RINGNOANSWER for it is the same offer. */
+  lastMissed: string;
   /** Entered before this file: its state is the service's, so nothing is synthesised for it. */
   foreign: boolean;
 }
@@ -68,6 +77,8 @@ export class QueueLogTranslator {
   private readonly calls = new Map<string, CallTrack>();
   /** Calls of queues that map to no group: their lines are skipped. */
   private readonly skipped = new Set<string>();
+  /** Per channel (queue_log callid): the visits reported so far and the last one's call id (a later join retries it). */
+  private readonly visits = new Map<string, { n: number; last: string }>();
   private readonly dids = new Map<string, string>();
   private readonly agents = new Map<number, AgentTrack>();
   private lastTime = 0;
@@ -119,14 +130,25 @@ export class QueueLogTranslator {
       const did = present(l.data[0]);
       if (did) this.dids.set(l.callId, did);
     } else if (l.verb === 'ENTERQUEUE') this.enter(l);
-    else if (l.verb === 'RINGNOANSWER' || l.verb === 'CONNECT') this.offer(l);
+    else if (l.verb === 'RINGNOANSWER' || l.verb === 'RINGCANCELED' || l.verb === 'CONNECT') this.offer(l);
     else if (END_REASON[l.verb] !== undefined) this.end(l);
     else this.agentLine(l);
     if (this.lastTime - this.lastStaleCheck >= 60) this.endStale(this.lastTime);
   }
 
+  /**
+   * A queue visit starts. A channel that joins again (overflow after
+   * EXITWITHTIMEOUT, a loop back to the same queue) is a new call whose
+   * `retryOf` is the earlier visit; a visit still open then (no exit line
+   * was written) ends at this join.
+   */
   private enter(l: QueueLogLine): void {
-    if (this.calls.has(l.callId) || this.skipped.has(l.callId)) return;
+    const open = this.calls.get(l.callId);
+    if (open && !open.foreign) {
+      if (open.enteredRaw === l.timeRaw && open.queue === l.queue) return; // the same line written twice
+      this.finish(l.callId, open, l.time, this.id(l, 'left'), open.answered ? 'completed' : 'abandoned');
+    } else if (open) this.calls.delete(l.callId);
+    this.skipped.delete(l.callId);
     const groupId = this.mapper.group(l.queue);
     if (groupId === undefined) {
       this.skipped.add(l.callId);
@@ -134,49 +156,90 @@ export class QueueLogTranslator {
     }
     const caller = present(l.data[1]);
     const did = this.dids.get(l.callId);
-    this.calls.set(l.callId, { answered: false, agentId: null, lastTs: l.time, foreign: false });
+    const before = this.visits.get(l.callId);
+    const callId = visitCallId(l.callId, (before?.n ?? 0) + 1);
+    this.visits.set(l.callId, { n: (before?.n ?? 0) + 1, last: callId });
+    this.calls.set(l.callId, {
+      callId,
+      answered: false,
+      agentId: null,
+      lastTs: l.time,
+      foreign: false,
+      enteredRaw: l.timeRaw,
+      queue: l.queue,
+      lastMissed: '',
+      queuedTs: l.time,
+    });
     this.emit({
       eventId: this.id(l),
       type: 'call.queued',
       ts: l.time,
-      callId: l.callId,
+      callId,
       groupId,
       ...(caller !== undefined ? { caller } : {}),
       ...(did !== undefined ? { did } : {}),
+      ...(before !== undefined ? { retryOf: before.last } : {}),
     });
   }
 
-  /** The call's track; a call entered before this file gets one marked foreign (the service knows its state). */
+  /**
+   * The open visit of the line's channel. A channel not entered in this file
+   * gets one marked foreign (the service knows its state); a line after the
+   * channel's last visit ended in this file belongs to no open visit.
+   */
   private call(l: QueueLogLine): CallTrack | undefined {
     if (this.skipped.has(l.callId)) return undefined;
     let c = this.calls.get(l.callId);
     if (!c) {
-      c = { answered: false, agentId: null, lastTs: l.time, foreign: true };
+      if (this.visits.has(l.callId)) return undefined;
+      c = { callId: l.callId, answered: false, agentId: null, lastTs: l.time, foreign: true, enteredRaw: '', queue: l.queue, lastMissed: '', queuedTs: l.time };
       this.calls.set(l.callId, c);
     }
     return c;
   }
 
-  /** RINGNOANSWER (ring time in ms) and CONNECT (ring time in s, third field): the offer, then its end. */
+  /**
+   * RINGNOANSWER and RINGCANCELED (the caller left while it rang; Asterisk
+   * 13+), ring time in ms, and CONNECT (ring time in s, third field): the
+   * offer, then its end.
+   */
   private offer(l: QueueLogLine): void {
     const c = this.call(l);
     const agentId = this.memberOf(l);
     if (!c || agentId === undefined || c.answered) return;
+    if (l.verb === 'RINGCANCELED' && c.lastMissed === `${agentId}@${Math.floor(l.time)}`) return;
     const connect = l.verb === 'CONNECT';
     const ring = connect ? seconds(l.data[2]) : seconds(l.data[0], 1000);
-    const start = Math.max(l.time - ring, c.lastTs);
+    const at = connect ? this.byWait(c, l, l.data[0]) : l.time;
+    const start = Math.max(at - ring, c.lastTs);
     const a = this.ensureLoggedIn(agentId, l, start);
     if (a.onCall !== null && a.onCall !== l.callId) return; // rung while busy (ringinuse): the service keeps one call per agent
-    this.emit({ eventId: this.id(l, 'ring'), type: 'call.ringing', ts: start, callId: l.callId, agentId });
+    this.emit({ eventId: this.id(l, 'ring'), type: 'call.ringing', ts: start, callId: c.callId, agentId });
     if (connect) {
-      this.emit({ eventId: this.id(l), type: 'call.answered', ts: l.time, callId: l.callId, agentId });
+      this.emit({ eventId: this.id(l), type: 'call.answered', ts: at, callId: c.callId, agentId });
       c.answered = true;
       c.agentId = agentId;
       a.onCall = l.callId;
     } else {
-      this.emit({ eventId: this.id(l), type: 'call.missed', ts: l.time, callId: l.callId, agentId });
+      this.emit({ eventId: this.id(l), type: 'call.missed', ts: l.time, callId: c.callId, agentId });
+      c.lastMissed = `${agentId}@${Math.floor(l.time)}`;
     }
-    c.lastTs = l.time;
+    c.lastTs = at;
+  }
+
+  /**
+   * When the switch's own wait field (CONNECT's holdtime, an exit's
+   * waittime) dates the line: the ENTERQUEUE's time plus that wait. The
+   * line's time is whole seconds (realtime tables) and a second off the
+   * wait Asterisk measured, so the wait the service reports is the switch's.
+   * Used only when it agrees with the line's time within 2 s and keeps the
+   * call's events in order.
+   */
+  private byWait(c: CallTrack, l: QueueLogLine, field: string | undefined): number {
+    const wait = Number(field);
+    if (c.foreign || field === undefined || field === '' || !Number.isFinite(wait) || wait < 0) return l.time;
+    const at = c.queuedTs + wait;
+    return Math.abs(at - l.time) <= 2 && at >= c.lastTs ? at : l.time;
   }
 
   private end(l: QueueLogLine): void {
@@ -190,21 +253,25 @@ export class QueueLogTranslator {
       if (agentId !== undefined) {
         const start = Math.max(l.time - seconds(field === undefined ? undefined : l.data[field]), c.lastTs);
         const a = this.ensureLoggedIn(agentId, l, start);
-        this.emit({ eventId: this.id(l, 'ring'), type: 'call.ringing', ts: start, callId: l.callId, agentId });
-        this.emit({ eventId: this.id(l, 'answer'), type: 'call.answered', ts: start, callId: l.callId, agentId });
+        this.emit({ eventId: this.id(l, 'ring'), type: 'call.ringing', ts: start, callId: c.callId, agentId });
+        this.emit({ eventId: this.id(l, 'answer'), type: 'call.answered', ts: start, callId: c.callId, agentId });
         c.answered = true;
         c.agentId = agentId;
         a.onCall = l.callId;
       } else reason = undefined;
     }
     if (c.foreign && reason === 'completed') reason = undefined; // the service knows whether it was answered
-    this.finish(l.callId, c, l.time, this.id(l), reason);
+    // ABANDON / EXITWITH…: position|origposition|waittime.
+    const at = reason === 'abandoned' ? this.byWait(c, l, l.data[2]) : Math.max(l.time, c.lastTs);
+    this.finish(l.callId, c, at, this.id(l), reason);
   }
 
-  private finish(callId: string, c: CallTrack, ts: number, eventId: string, reason: string | undefined): void {
-    this.emit({ eventId, type: 'call.ended', ts, callId, ...(reason !== undefined ? { reason } : {}) });
-    this.calls.delete(callId);
-    this.dids.delete(callId);
+  /** Ends the open visit of channel `channel` (its DID stays: a later visit of the channel has the same). */
+  private finish(channel: string, c: CallTrack, ts: number, eventId: string, reason: string | undefined): void {
+    this.emit({ eventId, type: 'call.ended', ts, callId: c.callId, ...(reason !== undefined ? { reason } : {}) });
+    this.calls.delete(channel);
+    if (!this.visits.has(channel)) this.dids.delete(channel);
+    const callId = channel;
     if (c.agentId === null) return;
     const a = this.agents.get(c.agentId);
     if (!a || a.onCall !== callId) return;
@@ -269,7 +336,7 @@ export class QueueLogTranslator {
     this.lastStaleCheck = now;
     for (const [callId, c] of this.calls) {
       if (c.lastTs >= now - STALE_CALL_SECS) continue;
-      this.finish(callId, c, c.lastTs, switchEventId('ql', callId, 'STALE', c.lastTs), c.answered ? 'completed' : 'abandoned');
+      this.finish(callId, c, c.lastTs, switchEventId('ql', c.callId, 'STALE', c.lastTs), c.answered ? 'completed' : 'abandoned');
     }
   }
 }
