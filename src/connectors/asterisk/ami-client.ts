@@ -36,6 +36,9 @@ interface Waiting {
   response: AmiMessage | null;
 }
 
+/** The start of every ActionID this connector sends (the originate ids too: actions.ts). */
+const OWN_ID = 'cc-';
+
 /** An AMI action that failed: `Response: Error` (its Message), a timeout, or the connection lost. */
 export class AmiError extends Error {}
 
@@ -83,7 +86,7 @@ export class AmiClient {
     if (!socket || socket.destroyed) return Promise.reject(new AmiError('not connected to the AMI'));
     // A caller-chosen ActionID (Originate: its OriginateResponse event carries it) is kept.
     const given = fields.find(([k]) => k.toLowerCase() === 'actionid')?.[1];
-    const id = given ?? `cc-${this.nextId++}`;
+    const id = given ?? `${OWN_ID}${this.nextId++}`;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
@@ -177,6 +180,10 @@ export class AmiClient {
     const id = header(m, 'ActionID');
     const w = id === undefined ? undefined : this.waiting.get(id);
     if (!w) {
+      // An answer to an action this connector did not send (another client's ActionID: a QueueStatus's
+      // QueueParams / QueueMember / QueueEntry, a Status, a Response) tells nothing new: ignored. Ours
+      // (`cc-…`) that come late are kept: an OriginateResponse follows its action's Response.
+      if (id !== undefined && !id.startsWith(OWN_ID)) return;
       if (header(m, 'Event') !== undefined) this.opts.onEvent(m);
       return;
     }

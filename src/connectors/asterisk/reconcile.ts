@@ -1,6 +1,17 @@
 import { switchEventId, type SwitchEvent, type SwitchState } from '../core/index.js';
 import { header, type AmiMessage } from './ami-parser.js';
-import { pauseReason, type AsteriskTranslator } from './translator.js';
+import { memberNames, pauseReason, type AsteriskTranslator } from './translator.js';
+
+/** The caller channel (Uniqueid) of a call id: a later queue visit is `<uniqueid>-v<n>` (visitCallId). */
+function channelOf(callId: string): { uid: string; visit: number } {
+  const m = /^(.*)-v(\d+)$/.exec(callId);
+  return m ? { uid: m[1]!, visit: Number(m[2]) } : { uid: callId, visit: 1 };
+}
+
+/** QueueMember `Status` (ast_device_state) of a member on a call: in use, busy, ringing in use, on hold; or `InCall: 1` (13+). */
+function inCall(m: AmiMessage): boolean {
+  return header(m, 'InCall') === '1' || ['2', '3', '7', '8'].includes(header(m, 'Status') ?? '');
+}
 
 export interface ReconcileInput {
   /** The events of `QueueStatus` (QueueParams, QueueMember, QueueEntry). */
@@ -10,7 +21,7 @@ export interface ReconcileInput {
   service: SwitchState;
   translator: AsteriskTranslator;
   group(queue: string): Promise<number | undefined>;
-  agent(member: string): Promise<number | undefined>;
+  agent(...member: Array<string | undefined>): Promise<number | undefined>;
   /** Unix seconds now: the time of the corrections. */
   now: number;
 }
@@ -32,9 +43,13 @@ export async function reconcile(r: ReconcileInput): Promise<SwitchEvent[]> {
   t.reset();
 
   // What the switch has: members (agent → queue → pause reason) and waiting callers.
+  /** Agents QueueStatus shows on a call (what tells, without CoreShowChannels, that a connected call goes on). */
+  const busy = new Set<number>();
   for (const m of r.queueStatus.filter((e) => header(e, 'Event') === 'QueueMember')) {
-    const agentId = await r.agent(header(m, 'Location') ?? header(m, 'Interface') ?? header(m, 'Name') ?? '');
+    // Static members (queues.conf) are reported here like dynamic ones: `Name` / `MemberName` their name, `Location` the interface.
+    const agentId = await r.agent(...memberNames(m));
     if (agentId === undefined) continue;
+    if (inCall(m)) busy.add(agentId);
     const queues = t.members.get(agentId) ?? new Map<string, string | null>();
     queues.set(header(m, 'Queue') ?? '', header(m, 'Paused') === '1' ? pauseReason(m) : null);
     t.members.set(agentId, queues);
@@ -46,11 +61,16 @@ export async function reconcile(r: ReconcileInput): Promise<SwitchEvent[]> {
   const out: SwitchEvent[] = [];
   const serviceCalls = new Map(r.service.calls.map((c) => [c.callId, c]));
   // 1. Calls the switch no longer has end first: their agents are then free to log out.
+  const serviceByChannel = new Map(r.service.calls.map((c) => [channelOf(c.callId).uid, c]));
   for (const c of r.service.calls) {
-    const stillThere = waiting.has(c.callId) || (live === null ? c.state !== 'queued' : live.has(c.callId));
+    const { uid, visit } = channelOf(c.callId);
+    if (visit > (t.visits.get(uid)?.n ?? 0)) t.visits.set(uid, { n: visit, last: c.callId });
+    // Without CoreShowChannels (the AMI user lacks `reporting`): a connected call goes on while QueueStatus shows its agent on a call.
+    const connectedGoesOn = live === null ? c.state === 'connected' && (c.agentId === null || busy.has(c.agentId)) : live.has(uid);
+    const stillThere = waiting.has(uid) || (c.state === 'connected' ? connectedGoesOn : live === null ? false : live.has(uid));
     if (stillThere) {
-      if (c.state !== 'queued' || !waiting.has(c.callId)) {
-        const channel = r.channels?.find((x) => header(x, 'Uniqueid') === c.callId);
+      if (c.state !== 'queued' || !waiting.has(uid)) {
+        const channel = r.channels?.find((x) => header(x, 'Uniqueid') === uid);
         t.track(
           {
             callId: c.callId,
@@ -62,6 +82,7 @@ export async function reconcile(r: ReconcileInput): Promise<SwitchEvent[]> {
             takenOver: false,
             originated: c.callId.startsWith('ctc-'),
           },
+          uid,
           channel ? header(channel, 'Linkedid') : undefined,
         );
       }
@@ -86,7 +107,7 @@ export async function reconcile(r: ReconcileInput): Promise<SwitchEvent[]> {
   }
   // 3. Waiting callers: followed again, and queued when the service lost them (queued at now − Wait).
   for (const [uid, e] of waiting) {
-    const known = serviceCalls.get(uid);
+    const known = serviceCalls.get(uid) ?? serviceByChannel.get(uid);
     if (!known) {
       const groupId = await r.group(header(e, 'Queue') ?? '');
       if (groupId === undefined) continue;
@@ -104,16 +125,24 @@ export async function reconcile(r: ReconcileInput): Promise<SwitchEvent[]> {
       out.push(ev);
     }
     // A call the service has ringing an agent the switch no longer rings stays ringing until that agent's RingNoAnswer (Asterisk reports it).
-    t.track({
-      callId: uid,
-      channel: header(e, 'Channel') ?? '',
-      answered: false,
-      ringing: known?.ringingAgentId ?? null,
-      agentId: null,
-      onHold: false,
-      takenOver: false,
-      originated: false,
-    });
+    const callId = known?.callId ?? uid;
+    if (!known && !t.visits.has(uid)) t.visits.set(uid, { n: 1, last: uid });
+    t.track(
+      {
+        callId,
+        channel: header(e, 'Channel') ?? '',
+        answered: false,
+        ringing: known?.ringingAgentId ?? null,
+        agentId: null,
+        onHold: false,
+        takenOver: false,
+        originated: false,
+        queue: header(e, 'Queue') ?? '',
+        queuedTs: r.now - Number(header(e, 'Wait') ?? 0),
+        lastTs: r.now,
+      },
+      uid,
+    );
   }
   return out;
 }

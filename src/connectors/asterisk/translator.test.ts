@@ -10,7 +10,7 @@ const ext = (member: string) => /(\d{4})/.exec(member)?.[1] ?? '';
 function translator() {
   return new AsteriskTranslator({
     group: async (q) => (q === 'sales' ? 55 : undefined),
-    agent: async (m) => AGENTS[ext(m)],
+    agent: async (...m) => AGENTS[ext(m.find((x) => !!x) ?? '')],
     didVar: null,
     now: () => 1_800_000_000_000,
   });
@@ -42,18 +42,93 @@ describe('AsteriskTranslator', () => {
     expect(await run(t, 'Event: Hangup\nTimestamp: 106\nUniqueid: 1.1\nLinkedid: 1.1\nChannel: PJSIP/trunk-1')).toEqual([['call.ended', '1.1', null]]);
   });
 
-  it('a ring not seen to end is closed as missed before the next; AgentConnect without AgentCalled reports the ring first', async () => {
+  it('ringall: members rung together; the one the service holds ends as missed when another answers; AgentConnect without AgentCalled reports the ring first', async () => {
     const t = translator();
     await run(t, join, called('5001', 101));
-    expect(await run(t, called('5002', 120))).toEqual([
-      ['call.missed', '1.1', 12],
-      ['call.ringing', '1.1', 13],
-    ]);
+    // 5002 rings too (ringall): the service keeps one offer per call, 5001's.
+    expect(await run(t, called('5002', 101))).toEqual([]);
+    // No AgentRingNoAnswer comes for 5001: its offer ends as missed at 5002's answer.
+    expect(await run(t, 'Event: AgentConnect\nTimestamp: 104\nUniqueid: 1.1\nDestUniqueid: 1.15002\nQueue: sales\nInterface: PJSIP/5002\nHoldTime: 4')).toEqual(
+      [
+        ['call.missed', '1.1', 12],
+        ['call.ringing', '1.1', 13],
+        ['call.answered', '1.1', 13],
+      ],
+    );
     const t2 = translator();
     await run(t2, join);
     expect(await run(t2, 'Event: AgentConnect\nTimestamp: 110\nUniqueid: 1.1\nDestUniqueid: 1.15002\nQueue: sales\nInterface: PJSIP/5002')).toEqual([
       ['call.ringing', '1.1', 13],
       ['call.answered', '1.1', 13],
+    ]);
+  });
+
+  it("ringall timing out: each member's missed offer is reported, the held one first, then the next still ringing", async () => {
+    const t = translator();
+    await run(t, join, called('5001', 101), called('5002', 101));
+    const rna = (e: string) => `Event: AgentRingNoAnswer\nTimestamp: 116\nUniqueid: 1.1\nQueue: sales\nInterface: PJSIP/${e}\nRingTime: 15000`;
+    expect(await run(t, rna('5001'))).toEqual([
+      ['call.missed', '1.1', 12],
+      ['call.ringing', '1.1', 13],
+    ]);
+    expect(await run(t, rna('5002'))).toEqual([['call.missed', '1.1', 13]]);
+  });
+
+  it('every queue visit is a call: a timeout (QueueCallerAbandon) then a join on the same channel is a new call retrying it; an exit without abandon ends at the dialplan going on', async () => {
+    const t = translator();
+    const ev = async (...b: string[]) => {
+      const out = [];
+      for (const m of msgs(...b)) out.push(...(await t.translate(m)));
+      return out.map((e) => [e.type, e.callId, e.ts, e.retryOf ?? e.reason ?? e.agentId ?? null]);
+    };
+    const j = (ts: number, q = 'sales') => join.replace('Timestamp: 100.0', `Timestamp: ${ts}`).replace('Queue: sales', `Queue: ${q}`);
+    const abandon = (ts: number) => `Event: QueueCallerAbandon\nTimestamp: ${ts}\nUniqueid: 1.1\nQueue: sales\nHoldTime: 20`;
+    const leave = (ts: number) => `Event: QueueCallerLeave\nTimestamp: ${ts}\nChannel: PJSIP/trunk-1\nUniqueid: 1.1\nQueue: sales`;
+    const newexten = (ts: number) => `Event: Newexten\nTimestamp: ${ts}\nChannel: PJSIP/trunk-1\nUniqueid: 1.1\nApplication: Playback`;
+    expect(await ev(j(100), called('5001', 101), abandon(120), leave(120), j(121))).toEqual([
+      ['call.queued', '1.1', 100, null],
+      ['call.ringing', '1.1', 101, 12],
+      ['call.ended', '1.1', 120, 'abandoned'],
+      ['call.queued', '1.1-v2', 121, '1.1'],
+    ]);
+    // A replay of the same join (after a reconnect) is no new visit.
+    expect(await ev(j(121))).toEqual([]);
+    // An exit key: QueueCallerLeave, no abandon; the dialplan goes on.
+    expect(await ev(leave(130), newexten(130.5))).toEqual([['call.ended', '1.1-v2', 130, null]]);
+    // A loop back with no exit event seen: the open visit ends at the new join.
+    expect(await ev(j(140), leave(150), j(151))).toEqual([
+      ['call.queued', '1.1-v3', 140, '1.1-v2'],
+      ['call.ended', '1.1-v3', 150, null],
+      ['call.queued', '1.1-v4', 151, '1.1-v3'],
+    ]);
+    // QueueCallerLeave before AgentConnect is an answer, not an exit.
+    expect(await ev(called('5001', 152), leave(155), 'Event: AgentConnect\nTimestamp: 155\nUniqueid: 1.1\nQueue: sales\nInterface: PJSIP/5001')).toEqual([
+      ['call.ringing', '1.1-v4', 152, 12],
+      ['call.answered', '1.1-v4', 155, 12],
+    ]);
+  });
+
+  it('Asterisk 11: Join, Leave, AgentCalled with AgentCalled/AgentName, AgentConnect with Member and Holdtime, QueueMemberPaused', async () => {
+    const t = translator();
+    // Field names as Asterisk 11's app_queue writes them (no Interface, no Exten on Join).
+    expect(
+      await run(
+        t,
+        'Event: Join\nPrivilege: call,all\nChannel: SIP/trunk-00000001\nCallerIDNum: 919800000001\nQueue: sales\nPosition: 1\nCount: 1\nUniqueid: 1.1',
+        'Event: AgentCalled\nPrivilege: agent,all\nQueue: sales\nAgentCalled: SIP/5001\nAgentName: Alice\nChannelCalling: SIP/trunk-00000001\nDestinationChannel: SIP/5001-00000002\nUniqueid: 1.1',
+        'Event: Leave\nPrivilege: call,all\nChannel: SIP/trunk-00000001\nQueue: sales\nCount: 0\nPosition: 1\nUniqueid: 1.1',
+        'Event: AgentConnect\nPrivilege: agent,all\nQueue: sales\nUniqueid: 1.1\nChannel: SIP/5001-00000002\nMember: SIP/5001\nMemberName: Alice\nHoldtime: 7\nBridgedChannel: 1.2\nRingtime: 3',
+        'Event: AgentComplete\nPrivilege: agent,all\nQueue: sales\nUniqueid: 1.1\nChannel: SIP/5001-00000002\nMember: SIP/5001\nMemberName: Alice\nHoldTime: 7\nTalkTime: 30\nReason: agent',
+        'Event: QueueMemberAdded\nPrivilege: agent,all\nQueue: sales\nLocation: SIP/5002\nMemberName: Bob\nMembership: dynamic\nPaused: 0',
+        'Event: QueueMemberPaused\nPrivilege: agent,all\nQueue: sales\nLocation: SIP/5002\nMemberName: Bob\nPaused: 1\nReason: lunch',
+      ),
+    ).toEqual([
+      ['call.queued', '1.1', null],
+      ['call.ringing', '1.1', 12],
+      ['call.answered', '1.1', 12],
+      ['call.ended', '1.1', 'completed'],
+      ['agent.login', 13, 13],
+      ['agent.break.start', 13, 13],
     ]);
   });
 
@@ -114,7 +189,7 @@ describe('reconcile', () => {
       service,
       translator: t,
       group: async (q) => (q === 'sales' ? 55 : undefined),
-      agent: async (m) => AGENTS[ext(m)],
+      agent: async (...m) => AGENTS[ext(m.find((x) => !!x) ?? '')],
       now: 1000,
     });
     expect(events.map((e) => [e.type, e.callId ?? e.agentId, e.reason ?? null, e.ts])).toEqual([

@@ -1,4 +1,4 @@
-import { switchEventId, switchTime, type SwitchEvent } from '../core/index.js';
+import { switchEventId, switchTime, visitCallId, type SwitchEvent } from '../core/index.js';
 import { callIdOfOriginate } from './actions.js';
 import { chanVariables, header, type AmiMessage } from './ami-parser.js';
 
@@ -8,7 +8,20 @@ export interface TrackedCall {
   /** The caller's channel (Redirect moves it); for click-to-call the agent's. */
   channel: string;
   answered: boolean;
+  /** The member whose ring the service holds (it keeps one offer per call). */
   ringing: number | null;
+  /** Every member the switch rings now (ringall rings several), with the ring's start. */
+  rung?: Map<number, number>;
+  /** Members whose ring ended unanswered while another's was the reported one: reported when that one ends. */
+  unreported?: Array<{ agentId: number; from: number; to: number }>;
+  /** When the call was queued, answered, and its latest event (dating events without a Timestamp by HoldTime / TalkTime). */
+  queuedTs?: number;
+  answeredTs?: number;
+  lastTs?: number;
+  /** The queue of a queue call (a replayed join is recognised). */
+  queue?: string;
+  /** QueueCallerLeave of the unanswered caller: the visit ends there unless an AgentConnect follows. */
+  left?: number | null;
   agentId: number | null;
   onHold: boolean;
   /** Moved by a takeover: the queue's AgentComplete for the old agent no longer ends it, the caller's hangup does. */
@@ -19,7 +32,8 @@ export interface TrackedCall {
 
 export interface TranslatorDeps {
   group(queue: string): Promise<number | undefined>;
-  agent(member: string): Promise<number | undefined>;
+  /** The agent of a member by its names (interface, member name, state interface: SwitchMapper.agent). */
+  agent(...member: Array<string | undefined>): Promise<number | undefined>;
   /** `--did-var`: the DID is this channel variable (manager.conf channelvars) instead of the dialled Exten. */
   didVar: string | null;
   /** Milliseconds (the arrival time of events without a Timestamp header). */
@@ -49,6 +63,8 @@ export class AsteriskTranslator {
   readonly calls = new Map<string, TrackedCall>();
   /** Uniqueid / Linkedid of any leg → callId. */
   private readonly legs = new Map<string, string>();
+  /** Per caller channel (Uniqueid): its queue visits so far and the last one's callId. Kept across reconciliations. */
+  readonly visits = new Map<string, { n: number; last: string }>();
   /** agent → queue → paused reason (null: not paused). */
   readonly members = new Map<number, Map<string, string | null>>();
   private readonly sip = new Map<number, string>();
@@ -72,6 +88,12 @@ export class AsteriskTranslator {
     for (const [leg, id] of this.legs) if (id === callId) this.legs.delete(leg);
   }
 
+  /** The open visit of a caller's channel. */
+  private visitOf(uid: string): TrackedCall | undefined {
+    const callId = this.legs.get(uid);
+    return callId === undefined ? undefined : this.calls.get(callId);
+  }
+
   /** The call an event's channel belongs to (its Uniqueid, DestUniqueid, Linkedid, or CC_CALL_ID variable). */
   private callOf(m: AmiMessage): TrackedCall | undefined {
     for (const key of ['Uniqueid', 'DestUniqueid', 'Linkedid', 'DestLinkedid']) {
@@ -84,85 +106,98 @@ export class AsteriskTranslator {
   }
 
   async translate(m: AmiMessage): Promise<SwitchEvent[]> {
-    const name = header(m, 'Event') ?? '';
-    const ts = switchTime(header(m, 'Timestamp'), this.deps.now() / 1000);
-    const stamp = header(m, 'Timestamp') ?? ts.toFixed(6);
+    const name = eventName(header(m, 'Event') ?? '');
+    const stamped = header(m, 'Timestamp');
+    const arrival = switchTime(stamped, this.deps.now() / 1000);
+    const timed = stamped !== undefined && arrival !== this.deps.now() / 1000;
+    // Without timestampevents, the SequenceNumber (Asterisk 12+) keeps a replay's ids equal.
+    const seq = header(m, 'SequenceNumber');
+    const stamp = stamped ?? (seq !== undefined ? `seq${seq}` : arrival.toFixed(6));
     const uid = header(m, 'Uniqueid') ?? '';
-    const member = header(m, 'Interface') ?? header(m, 'MemberName') ?? header(m, 'Location') ?? '';
+    const names = memberNames(m);
+    const member = names.find((n) => !!n) ?? '';
     const id = (...parts: Array<string | number | undefined>) => switchEventId('ast', ...parts);
     switch (name) {
-      case 'QueueCallerJoin': {
-        if (this.calls.has(uid)) return [];
-        const groupId = await this.deps.group(header(m, 'Queue') ?? '');
-        if (groupId === undefined) return [];
-        const did = this.deps.didVar ? chanVariables(m).get(this.deps.didVar) : header(m, 'Exten');
-        this.track(
-          {
-            callId: uid,
-            channel: header(m, 'Channel') ?? '',
-            answered: false,
-            ringing: null,
-            agentId: null,
-            onHold: false,
-            takenOver: false,
-            originated: false,
-          },
-          header(m, 'Linkedid'),
-        );
-        const ev: SwitchEvent = { eventId: id(uid, name, stamp), type: 'call.queued', ts, callId: uid, groupId, direction: 'inbound' };
-        const caller = number(header(m, 'CallerIDNum'));
-        const dialled = number(did);
-        if (caller) ev.caller = caller;
-        if (dialled) ev.did = dialled;
-        return [ev];
+      case 'QueueCallerJoin':
+        return this.join(m, uid, arrival, stamp);
+      case 'QueueCallerLeave': {
+        // Asterisk writes it when the caller leaves the queue for any reason, an answer too (before AgentConnect).
+        const call = this.visitOf(uid);
+        if (call && !call.answered && !call.takenOver && !call.originated) call.left = arrival;
+        return [];
+      }
+      case 'Newexten': {
+        // The caller left the queue unanswered (timeout, exit key, empty queue) and the dialplan goes on: the visit is over.
+        const call = this.visitOf(uid);
+        if (!call || call.answered || call.left === null || call.left === undefined || call.channel !== (header(m, 'Channel') ?? call.channel)) return [];
+        return this.endVisit(call, call.left, id(call.callId, 'left', stamp), undefined);
       }
       case 'AgentCalled':
       case 'AgentRingNoAnswer':
       case 'AgentConnect': {
-        const call = this.calls.get(uid);
-        if (!call || call.takenOver) return [];
-        const agentId = await this.deps.agent(member);
+        const call = this.visitOf(uid);
+        if (!call || call.takenOver || call.originated) return [];
+        const agentId = await this.deps.agent(...names);
         if (agentId === undefined) return [];
-        const out: SwitchEvent[] = [];
-        const ev = (type: string, agent: number, extra = '') => ({
+        const ev = (type: string, agent: number, at: number, extra = ''): SwitchEvent => ({
           eventId: id(uid, name, member, stamp, extra),
           type,
-          ts,
+          ts: at,
           callId: call.callId,
           agentId: agent,
         });
-        if (name === 'AgentRingNoAnswer') {
-          if (call.ringing !== agentId) return [];
-          call.ringing = null;
-          return [ev('call.missed', agentId)];
-        }
-        // A ring the connector did not see end (lost in an outage) ends before the next one starts.
-        if (call.ringing !== null && call.ringing !== agentId) out.push(ev('call.missed', call.ringing, 'previous'));
+        const rung = (call.rung ??= new Map());
         if (name === 'AgentCalled') {
-          if (call.answered || call.ringing === agentId) return out;
-          call.ringing = agentId;
+          if (call.answered || rung.has(agentId)) return [];
+          rung.set(agentId, arrival);
           this.legs.set(header(m, 'DestUniqueid') ?? '', call.callId);
-          return [...out, ev('call.ringing', agentId)];
+          // ringall rings several members at once; the service holds one offer per call: the first rung one's.
+          if (call.ringing !== null) return [];
+          call.ringing = agentId;
+          return this.touch(call, [ev('call.ringing', agentId, arrival)]);
         }
-        if (call.answered) return out;
+        if (name === 'AgentRingNoAnswer') {
+          const from = rung.get(agentId);
+          rung.delete(agentId);
+          if (call.ringing !== agentId) {
+            if (from !== undefined) (call.unreported ??= []).push({ agentId, from, to: arrival });
+            return [];
+          }
+          call.ringing = null;
+          return this.touch(call, [ev('call.missed', agentId, arrival), ...this.nextOffer(call, arrival, (t, a, x) => ev(t, a, arrival, x))]);
+        }
+        if (call.answered) return [];
+        // Without a Timestamp the switch's own HoldTime dates the answer (the wait it measured).
+        const at = timed ? arrival : this.byDuration(call, call.queuedTs, header(m, 'HoldTime'), arrival);
+        const out: SwitchEvent[] = [];
+        // ringall: the member whose ring the service holds, when another answered, missed at that answer.
+        if (call.ringing !== null && call.ringing !== agentId) out.push(ev('call.missed', call.ringing, at, 'previous'));
         // AgentConnect without the AgentCalled (it came during an outage): the offer is reported first.
-        if (call.ringing !== agentId) out.push(ev('call.ringing', agentId, 'offer'));
+        if (call.ringing !== agentId) out.push(ev('call.ringing', agentId, at, 'offer'));
+        rung.clear();
+        call.unreported = [];
         call.ringing = null;
         call.answered = true;
+        call.left = null;
         call.agentId = agentId;
-        for (const k of ['DestUniqueid', 'DestLinkedid']) {
+        call.answeredTs = at;
+        for (const k of ['DestUniqueid', 'DestLinkedid', 'BridgedChannel']) {
           const leg = header(m, k);
           if (leg) this.legs.set(leg, call.callId);
         }
-        return [...out, ev('call.answered', agentId)];
+        return this.touch(call, [...out, ev('call.answered', agentId, at)]);
       }
       case 'AgentComplete':
       case 'QueueCallerAbandon': {
-        const call = this.calls.get(uid);
-        if (!call || call.takenOver) return [];
-        this.forget(call.callId);
+        const call = this.visitOf(uid);
+        if (!call || call.takenOver || call.originated) return [];
         const reason = name === 'AgentComplete' && call.answered ? 'completed' : 'abandoned';
-        return [{ eventId: id(uid, name, stamp), type: 'call.ended', ts, callId: call.callId, reason }];
+        const at = timed
+          ? arrival
+          : name === 'AgentComplete'
+            ? this.byDuration(call, call.answeredTs, header(m, 'TalkTime'), arrival)
+            : this.byDuration(call, call.queuedTs, header(m, 'HoldTime'), arrival);
+        return this.endVisit(call, at, id(uid, name, stamp), reason);
       }
       case 'Hangup': {
         // Only the call's own channel ends it: the caller's (a queue call) or the agent's (a click-to-call), never a ringing agent's leg.
@@ -170,10 +205,7 @@ export class AsteriskTranslator {
         if (!call || !this.isOwnChannel(call, m, uid)) return [];
         // An answered queue call ends with AgentComplete, unless a takeover took it out of the queue.
         if (call.answered && !call.takenOver && !call.originated) return [];
-        this.forget(call.callId);
-        const ev: SwitchEvent = { eventId: id(call.callId, name, stamp), type: 'call.ended', ts, callId: call.callId };
-        if (call.answered) ev.reason = 'completed';
-        return [ev];
+        return this.endVisit(call, call.left ?? arrival, id(call.callId, name, stamp), call.answered ? 'completed' : undefined);
       }
       case 'Hold':
       case 'Unhold': {
@@ -181,18 +213,99 @@ export class AsteriskTranslator {
         const hold = name === 'Hold';
         if (!call || !call.answered || call.onHold === hold) return [];
         call.onHold = hold;
-        return [{ eventId: id(call.callId, name, uid, stamp), type: hold ? 'call.hold' : 'call.unhold', ts, callId: call.callId }];
+        return [{ eventId: id(call.callId, name, uid, stamp), type: hold ? 'call.hold' : 'call.unhold', ts: arrival, callId: call.callId }];
       }
       case 'OriginateResponse':
-        return this.originated(m, ts, stamp);
+        return this.originated(m, arrival, stamp);
       case 'QueueMemberAdded':
       case 'QueueMemberRemoved':
       case 'QueueMemberPause':
       case 'QueueMemberStatus':
-        return this.memberEvent(name, m, member, ts, stamp);
+        return this.memberEvent(name, m, names, member, arrival, stamp);
       default:
         return [];
     }
+  }
+
+  /**
+   * A caller joins a queue. Each visit is its own call (PRODUCT.md §16): a
+   * channel that joins again (overflow after a timeout, a loop back) is the
+   * call `<uniqueid>-v<n>` retrying the visit before; a visit still open then
+   * (its caller left without an abandon, or was answered and sent back) ends
+   * at this join.
+   */
+  private async join(m: AmiMessage, uid: string, ts: number, stamp: string): Promise<SwitchEvent[]> {
+    const queue = header(m, 'Queue') ?? '';
+    const open = this.visitOf(uid);
+    const out: SwitchEvent[] = [];
+    if (open && !open.originated) {
+      // The same join read twice (a replay after a reconnect) while the caller still waits there.
+      if (!open.answered && (open.left === null || open.left === undefined) && open.queue === queue) return [];
+      out.push(...this.endVisit(open, open.left ?? ts, switchEventId('ast', open.callId, 'rejoin', stamp), open.answered ? 'completed' : undefined));
+    }
+    const groupId = await this.deps.group(queue);
+    if (groupId === undefined) return out;
+    const before = this.visits.get(uid);
+    const callId = visitCallId(uid, (before?.n ?? 0) + 1);
+    this.visits.set(uid, { n: (before?.n ?? 0) + 1, last: callId });
+    const did = this.deps.didVar ? chanVariables(m).get(this.deps.didVar) : header(m, 'Exten');
+    this.track(
+      {
+        callId,
+        channel: header(m, 'Channel') ?? '',
+        answered: false,
+        ringing: null,
+        agentId: null,
+        onHold: false,
+        takenOver: false,
+        originated: false,
+        queuedTs: ts,
+        lastTs: ts,
+        queue,
+      },
+      uid,
+      header(m, 'Linkedid'),
+    );
+    const ev: SwitchEvent = { eventId: switchEventId('ast', uid, 'QueueCallerJoin', stamp), type: 'call.queued', ts, callId, groupId, direction: 'inbound' };
+    if (callId !== uid) ev.eventId = switchEventId('ast', callId, 'QueueCallerJoin', stamp);
+    const caller = number(header(m, 'CallerIDNum'));
+    const dialled = number(did);
+    if (caller) ev.caller = caller;
+    if (dialled) ev.did = dialled;
+    if (before) ev.retryOf = before.last;
+    return [...out, ev];
+  }
+
+  /** Ends a visit: the service ends its ring too, so no member stays ringing after the caller left. */
+  private endVisit(call: TrackedCall, ts: number, eventId: string, reason: string | undefined): SwitchEvent[] {
+    this.forget(call.callId);
+    const ev: SwitchEvent = { eventId, type: 'call.ended', ts: Math.max(ts, call.lastTs ?? 0), callId: call.callId };
+    if (reason) ev.reason = reason;
+    return [ev];
+  }
+
+  /** After the reported ring ended unanswered: the rings that ended meanwhile, then the next member still ringing. */
+  private nextOffer(call: TrackedCall, ts: number, ev: (type: string, agentId: number, extra: string) => SwitchEvent): SwitchEvent[] {
+    const out: SwitchEvent[] = [];
+    for (const r of (call.unreported ?? []).splice(0)) out.push(ev('call.ringing', r.agentId, `late${r.from}`), ev('call.missed', r.agentId, `late${r.to}`));
+    const next = [...(call.rung ?? new Map<number, number>()).keys()][0];
+    if (next !== undefined) {
+      call.ringing = next;
+      out.push(ev('call.ringing', next, 'next'));
+    }
+    return out.map((e) => ({ ...e, ts }));
+  }
+
+  /** `from + duration` (HoldTime, TalkTime in seconds), never before the call's last event; else the arrival time. */
+  private byDuration(call: TrackedCall, from: number | undefined, duration: string | undefined, arrival: number): number {
+    const d = Number(duration);
+    if (from === undefined || duration === undefined || duration === '' || !Number.isFinite(d) || d < 0) return arrival;
+    return Math.max(from + d, call.lastTs ?? 0);
+  }
+
+  private touch(call: TrackedCall, events: SwitchEvent[]): SwitchEvent[] {
+    for (const e of events) call.lastTs = Math.max(call.lastTs ?? 0, e.ts);
+    return events;
   }
 
   private isOwnChannel(call: TrackedCall, m: AmiMessage, uid: string): boolean {
@@ -222,8 +335,8 @@ export class AsteriskTranslator {
     ];
   }
 
-  private async memberEvent(name: string, m: AmiMessage, member: string, ts: number, stamp: string): Promise<SwitchEvent[]> {
-    const agentId = await this.deps.agent(member);
+  private async memberEvent(name: string, m: AmiMessage, names: Array<string | undefined>, member: string, ts: number, stamp: string): Promise<SwitchEvent[]> {
+    const agentId = await this.deps.agent(...names);
     if (agentId === undefined) return [];
     const queue = header(m, 'Queue') ?? '';
     const id = (what: string) => switchEventId('ast', member, name, queue, what, stamp);
@@ -263,4 +376,23 @@ export class AsteriskTranslator {
 export function pauseReason(m: AmiMessage): string {
   const r = header(m, 'PausedReason') ?? header(m, 'Reason');
   return r && r.trim() ? r.trim() : 'break';
+}
+
+/** Asterisk 11's names for what 12+ calls QueueCallerJoin, QueueCallerLeave, QueueMemberPause. */
+const OLD_NAMES: Record<string, string> = { Join: 'QueueCallerJoin', Leave: 'QueueCallerLeave', QueueMemberPaused: 'QueueMemberPause' };
+
+export function eventName(raw: string): string {
+  return OLD_NAMES[raw] ?? raw;
+}
+
+/**
+ * A member's names on an event, most specific first: the interface (12+:
+ * `Interface`; 11: `Member`, AgentCalled's `AgentCalled`; QueueMember /
+ * QueueMemberStatus: `Location`), then its name (`MemberName`, 11's
+ * `AgentName`: often `Agent/401` or a person's name), then `StateInterface`.
+ */
+export function memberNames(m: AmiMessage): Array<string | undefined> {
+  const iface =
+    header(m, 'Interface') ?? header(m, 'Member') ?? (header(m, 'Event') === 'AgentCalled' ? header(m, 'AgentCalled') : undefined) ?? header(m, 'Location');
+  return [iface, header(m, 'MemberName') ?? header(m, 'AgentName') ?? header(m, 'Name'), header(m, 'StateInterface')];
 }
