@@ -62,6 +62,10 @@ export class FakeAmi {
   secret = 's3cret';
   /** A link that is open but silent (a dead NAT mapping): actions are read and never answered. */
   mute = false;
+  /** Actions the AMI user may not send (manager.conf write= lacks their class): answered `Permission denied`. */
+  readonly denied = new Set<string>();
+  /** A QueueStatus answer as a real Asterisk wrote it (its ActionID lines replaced by the action's), instead of `status`. */
+  queueStatusRaw: string | null = null;
 
   async start(): Promise<void> {
     this.server = createServer((s) => this.accept(s));
@@ -145,6 +149,10 @@ export class FakeAmi {
       for (const [k, v] of Object.entries(more)) out += `${k}: ${v}${CRLF}`;
       return out + CRLF;
     };
+    if (this.denied.has(String(a.Action))) return `Response: Error${CRLF}ActionID: ${id}${CRLF}Message: Permission denied${CRLF}${CRLF}`;
+    if (a.Action === 'QueueStatus' && this.queueStatusRaw !== null) {
+      return this.queueStatusRaw.replace(/\r?\n/g, CRLF).replace(/^ActionID: .*$/gm, `ActionID: ${id}`);
+    }
     switch (a.Action) {
       case 'Login':
         this.logins++;

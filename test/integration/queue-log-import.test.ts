@@ -181,7 +181,8 @@ forEachDatabase('callcenter import queue-log', (use) => {
       '--timezone: unknown time zone "Mars/Olympus"',
     );
     await expect(runQueueLogImport({ format: 'csv' }, FIXTURE, true, quiet)).rejects.toThrow('a table dump (--format sql|csv) is read whole');
-  });
+    // Four processes, each compiling the sources through tsx: slow on a loaded machine.
+  }, 90_000);
 
   it('a past day imports while its agents work today: nothing refused, same counters, today untouched', async () => {
     const h = use();

@@ -41,7 +41,7 @@ export class AsteriskConnector {
     private readonly opts: AsteriskOptions,
     private readonly now: () => number = Date.now,
   ) {
-    this.translator = new AsteriskTranslator({ group: (q) => rt.group(q), agent: (m) => rt.agent(m), didVar: opts.didVar, now });
+    this.translator = new AsteriskTranslator({ group: (q) => rt.group(q), agent: (...m) => rt.agent(...m), didVar: opts.didVar, now });
     this.ami = new AmiClient({
       host: opts.host,
       port: opts.port,
@@ -114,7 +114,7 @@ export class AsteriskConnector {
       service,
       translator: this.translator,
       group: (q) => this.rt.group(q),
-      agent: (a) => this.rt.agent(a),
+      agent: (...a) => this.rt.agent(...a),
       now: this.now() / 1000,
     });
     this.rt.forward(...events);

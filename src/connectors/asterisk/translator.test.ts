@@ -6,11 +6,13 @@ import { AsteriskTranslator } from './translator.js';
 
 const AGENTS: Record<string, number> = { '5001': 12, '5002': 13 };
 const ext = (member: string) => /(\d{4})/.exec(member)?.[1] ?? '';
+/** The first of a member's names that names a known extension (as SwitchMapper tries them). */
+const agentOf = (names: Array<string | undefined>) => names.map((n) => AGENTS[ext(n ?? '')]).find((id) => id !== undefined);
 
 function translator() {
   return new AsteriskTranslator({
     group: async (q) => (q === 'sales' ? 55 : undefined),
-    agent: async (...m) => AGENTS[ext(m.find((x) => !!x) ?? '')],
+    agent: async (...m) => agentOf(m),
     didVar: null,
     now: () => 1_800_000_000_000,
   });
@@ -140,12 +142,28 @@ describe('AsteriskTranslator', () => {
     expect(await run(t, member('QueueMemberPause', 'sales', 1), member('QueueMemberPause', 'support', 1, 'Lunch'))).toEqual([['agent.break.start', 12, 12]]);
     expect(await run(t, member('QueueMemberPause', 'sales', 0))).toEqual([]);
     expect(await run(t, member('QueueMemberPause', 'support', 0))).toEqual([['agent.break.end', 12, 12]]);
-    expect(await run(t, member('QueueMemberRemoved', 'sales'))).toEqual([]);
-    expect(await run(t, member('QueueMemberRemoved', 'support'))).toEqual([['agent.logout', 12, 12]]);
-    const status = (s: number) => `Event: QueueMemberStatus\nTimestamp: 201\nQueue: sales\nInterface: PJSIP/5001\nStatus: ${s}`;
+    const status = (s: number) => `Event: QueueMemberStatus\nTimestamp: 201\nQueue: sales\nInterface: PJSIP/5001\nStatus: ${s}\nPaused: 0`;
     expect(await run(t, status(1), status(2), status(5))).toEqual([
       ['agent.sip', 12, 12],
       ['agent.sip', 12, 12],
+    ]);
+    expect(await run(t, member('QueueMemberRemoved', 'sales'))).toEqual([]);
+    expect(await run(t, member('QueueMemberRemoved', 'support'))).toEqual([['agent.logout', 12, 12]]);
+  });
+
+  it('a static member (no QueueMemberAdded) is learned from QueueMemberStatus, paused or not; by MemberName when its interface is no extension', async () => {
+    const t = translator();
+    // Asterisk 11 with agents behind Local channels (panoramisk's fixture): Location is no extension, MemberName is Agent/<number>.
+    const status = (paused: number) =>
+      `Event: QueueMemberStatus\nQueue: sales\nLocation: Local/id-12@agentcallback\nMemberName: Agent/5002\nStateInterface: SIP/xyz\nStatus: 2\nPaused: ${paused}`;
+    expect(await run(t, status(1))).toEqual([
+      ['agent.login', 13, 13],
+      ['agent.sip', 13, 13],
+      ['agent.break.start', 13, 13],
+    ]);
+    expect(await run(t, status(1))).toEqual([]);
+    expect(await run(t, 'Event: QueueMemberPaused\nQueue: sales\nLocation: Local/id-12@agentcallback\nMemberName: Agent/5002\nPaused: 0')).toEqual([
+      ['agent.break.end', 13, 13],
     ]);
   });
 });
@@ -189,7 +207,7 @@ describe('reconcile', () => {
       service,
       translator: t,
       group: async (q) => (q === 'sales' ? 55 : undefined),
-      agent: async (...m) => AGENTS[ext(m.find((x) => !!x) ?? '')],
+      agent: async (...m) => agentOf(m),
       now: 1000,
     });
     expect(events.map((e) => [e.type, e.callId ?? e.agentId, e.reason ?? null, e.ts])).toEqual([

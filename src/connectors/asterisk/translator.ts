@@ -64,7 +64,7 @@ export class AsteriskTranslator {
   /** Uniqueid / Linkedid of any leg → callId. */
   private readonly legs = new Map<string, string>();
   /** Per caller channel (Uniqueid): its queue visits so far and the last one's callId. Kept across reconciliations. */
-  readonly visits = new Map<string, { n: number; last: string }>();
+  readonly visits = new Map<string, { n: number; last: string; joins?: string[] }>();
   /** agent → queue → paused reason (null: not paused). */
   readonly members = new Map<number, Map<string, string | null>>();
   private readonly sip = new Map<number, string>();
@@ -236,6 +236,8 @@ export class AsteriskTranslator {
    */
   private async join(m: AmiMessage, uid: string, ts: number, stamp: string): Promise<SwitchEvent[]> {
     const queue = header(m, 'Queue') ?? '';
+    // A join already read (the same switch time or sequence number): a replay, not a new visit.
+    if (this.visits.get(uid)?.joins?.includes(stamp)) return [];
     const open = this.visitOf(uid);
     const out: SwitchEvent[] = [];
     if (open && !open.originated) {
@@ -247,7 +249,7 @@ export class AsteriskTranslator {
     if (groupId === undefined) return out;
     const before = this.visits.get(uid);
     const callId = visitCallId(uid, (before?.n ?? 0) + 1);
-    this.visits.set(uid, { n: (before?.n ?? 0) + 1, last: callId });
+    this.visits.set(uid, { n: (before?.n ?? 0) + 1, last: callId, joins: [...(before?.joins ?? []), stamp] });
     const did = this.deps.didVar ? chanVariables(m).get(this.deps.didVar) : header(m, 'Exten');
     this.track(
       {
@@ -344,11 +346,17 @@ export class AsteriskTranslator {
     const wasIn = queues.size > 0;
     const wasPaused = [...queues.values()].some((r) => r !== null);
     const out: SwitchEvent[] = [];
+    let sip: SwitchEvent | null = null;
     if (name === 'QueueMemberStatus') {
       const sipStatus = sipStatusOf(header(m, 'Status'));
-      if (this.sip.get(agentId) === sipStatus) return [];
-      this.sip.set(agentId, sipStatus);
-      return [{ eventId: id(sipStatus), type: 'agent.sip', ts, agentId, sipStatus }];
+      if (this.sip.get(agentId) !== sipStatus) {
+        this.sip.set(agentId, sipStatus);
+        sip = { eventId: id(sipStatus), type: 'agent.sip', ts, agentId, sipStatus };
+      }
+      // A static member (queues.conf) never gets QueueMemberAdded: its status says it is in the queue, paused or not.
+      const paused = header(m, 'Paused');
+      const known = queues.get(queue);
+      if (paused === undefined || (known !== undefined && (known !== null) === (paused === '1'))) return sip ? [sip] : [];
     }
     if (name === 'QueueMemberRemoved') queues.delete(queue);
     else {
@@ -360,6 +368,7 @@ export class AsteriskTranslator {
     const isIn = queues.size > 0;
     const reasons = [...queues.values()].filter((r): r is string => r !== null);
     if (!wasIn && isIn) out.push({ eventId: id('login'), type: 'agent.login', ts, agentId, loginType: 'SIP' });
+    if (sip) out.push(sip);
     if (isIn && !wasPaused && reasons.length > 0) out.push({ eventId: id('break'), type: 'agent.break.start', ts, agentId, reason: reasons[0] });
     if (isIn && wasPaused && reasons.length === 0) out.push({ eventId: id('unbreak'), type: 'agent.break.end', ts, agentId });
     if (wasIn && !isIn) out.push({ eventId: id('logout'), type: 'agent.logout', ts, agentId });
