@@ -60,7 +60,17 @@ async function connect(h: Harness, t: Tenant, fake: FakeAmi) {
   });
   const connector = new AsteriskConnector(
     rt,
-    { host: '127.0.0.1', port: fake.port, username: 'callcenter', secret: 's3cret', didVar: null, takeoverContext: 'x', originateContext: 'x', minBackoffMs: 50, maxBackoffMs: 200 },
+    {
+      host: '127.0.0.1',
+      port: fake.port,
+      username: 'callcenter',
+      secret: 's3cret',
+      didVar: null,
+      takeoverContext: 'x',
+      originateContext: 'x',
+      minBackoffMs: 50,
+      maxBackoffMs: 200,
+    },
     () => h.clock.now(),
   );
   await connector.start();
@@ -131,7 +141,14 @@ forEachDatabase('connect asterisk: real traffic', (use) => {
           talk_secs: Number(complete?.get('TalkTime') ?? 0),
         };
       });
-      expect(rows.map((r) => ({ ...r, answered_by: r.answered_by === null ? null : Number(r.answered_by), wait_secs: Number(r.wait_secs), talk_secs: Number(r.talk_secs) }))).toEqual(want);
+      expect(
+        rows.map((r) => ({
+          ...r,
+          answered_by: r.answered_by === null ? null : Number(r.answered_by),
+          wait_secs: Number(r.wait_secs),
+          talk_secs: Number(r.talk_secs),
+        })),
+      ).toEqual(want);
       expect(sw.rt.health.report()).toMatchObject({ rejected: 0 });
       const after = await live(h, t);
       expect(after.calls).toBe(0);
