@@ -27,7 +27,11 @@ export function parseHeaderBlock(text: string, decode: boolean): Map<string, str
     const colon = clean.indexOf(':');
     if (colon <= 0) continue;
     const name = clean.slice(0, colon);
-    let value = clean.slice(colon + 1).replace(/^ /, '');
+    // Trailing blanks are no part of a value (FreeSWITCH writes none; copied examples carry them): an encoded one (%20) stays.
+    let value = clean
+      .slice(colon + 1)
+      .replace(/^ /, '')
+      .trimEnd();
     if (decode) value = urlDecode(value);
     headers.set(name, value);
   }
@@ -65,6 +69,11 @@ export function parseEventPlain(body: string): EslEvent {
  */
 export class EslDecoder {
   private buffer: Buffer = Buffer.alloc(0);
+
+  /** Nothing held that makes no whole message yet: the bytes so far ended exactly at a message's last byte. */
+  get atBoundary(): boolean {
+    return this.buffer.length === 0 && this.pending === null;
+  }
   private pending: Map<string, string> | null = null;
   private needed = 0;
 
