@@ -146,7 +146,7 @@ forEachDatabase('connect asterisk: AMI transcripts end to end', (use) => {
       await sw.sync();
       expect(state(await agentLive(h, sw.t.ssid), sw.ids.a3)).toBe('offline');
       expect(sw.lines.filter((l) => l.includes('7777'))).toEqual([
-        'unknown member "PJSIP/7777": no agent with SIP destination 7777 or of that name, and no --agent-map entry; its events are skipped',
+        'unknown member "PJSIP/7777" / "Agent 7777": no agent with SIP destination 7777 or of that name, and no --agent-map entry; its events are skipped',
       ]);
     } finally {
       await sw.stop();

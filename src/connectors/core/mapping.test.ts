@@ -79,7 +79,7 @@ describe('SwitchMapper', () => {
     expect(m.agent('nobody', 'Agent/77')).toBeUndefined();
     expect(m.agent('nobody', 'Agent/77')).toBeUndefined();
     expect(lines).toEqual([
-      'unknown member "nobody" / "Agent/77": no agent with SIP destination nobody, 77 or of that name, and no --agent-map entry; its events are skipped',
+      'unknown member "nobody" / "Agent/77": no agent with SIP destination 77 or of that name, and no --agent-map entry; its events are skipped',
     ]);
   });
 });

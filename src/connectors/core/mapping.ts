@@ -100,13 +100,14 @@ export class SwitchMapper {
   agent(...member: Array<string | undefined>): number | undefined {
     const id = this.lookup(member);
     if (id === undefined) {
-      const names = member.filter((m): m is string => !!m && m.trim() !== '');
+      const names = [...new Set(member.filter((m): m is string => !!m && m.trim() !== '').map((m) => m.trim()))];
       const shown = names.map((n) => JSON.stringify(n)).join(' / ') || '""';
-      const exts = [...new Set(names.map(memberExtension))].join(', ');
-      // Logged once per extension set: PJSIP/9999 and SIP/9999 are one unknown member.
+      // Extensions only of names that look like a channel or a number (`PJSIP/7777`, `7777@default`), not of a person's name.
+      const exts = [...new Set(names.filter((n) => /[/@]|^\d+$/.test(n)).map(memberExtension))].join(', ');
+      // Logged once per member: PJSIP/9999 and SIP/9999 are one unknown member.
       this.once.once(
-        `a:${exts}`,
-        `unknown member ${shown}: no agent with SIP destination ${exts || '(none)'} or of that name, and no --agent-map entry; its events are skipped`,
+        `a:${exts || names.join('|').toLowerCase()}`,
+        `unknown member ${shown}: no agent ${exts ? `with SIP destination ${exts} or ` : ''}of that name, and no --agent-map entry; its events are skipped`,
       );
     }
     return id;
