@@ -114,7 +114,8 @@ export function visitsOf(lines: RawLine[]): Visit[] {
       if (!(l.event === 'RINGCANCELED' && last && last.member === l.agent && !last.answered)) v.offers.push({ member: l.agent, answered: false });
     } else if (ABANDONED.has(l.event)) {
       v.outcome = 'abandoned';
-      v.wait = Number(l.data[2]);
+      // position|origposition|waittime; EXITWITHKEY: key|position|origposition|waittime.
+      v.wait = Number(l.data[l.event === 'EXITWITHKEY' ? 3 : 2]);
       open.delete(l.callid);
     } else if (COMPLETED.has(l.event)) {
       v.outcome = 'completed';

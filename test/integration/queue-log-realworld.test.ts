@@ -217,4 +217,40 @@ forEachDatabase('import queue-log: real files', (use) => {
     expect(await times(viaCsv.t)).toEqual(await times(mysql.t));
     fs.rmSync(dir, { recursive: true, force: true });
   });
+
+  it('an overflow (EXITWITHTIMEOUT, then ENTERQUEUE on the same channel in the same second, written out of order) and a loop back: each visit a call retrying the one before', async () => {
+    const h = use();
+    // The Issabel file's call 1658905976.72 (DID, ENTERQUEUE, RINGNOANSWER by member name), sent on as a caller overflowing to
+    // queue 600 and looping back to 500 would be: no public file shows one, so the lines follow the real ones' format.
+    const text = [
+      '1658906001|1658905976.72|500|NONE|DID|7777',
+      '1658906001|1658905976.72|500|NONE|ENTERQUEUE||1002|1',
+      '1658906011|1658905976.72|500|Sathish|RINGNOANSWER|10000',
+      '1658906021|1658905976.72|600|NONE|ENTERQUEUE||1002|1',
+      '1658906021|1658905976.72|500|NONE|EXITWITHTIMEOUT|1|1|20',
+      '1658906031|1658905976.72|600|NONE|EXITWITHKEY|5|1|1|10',
+      '1658906032|1658905976.72|500|NONE|ENTERQUEUE||1002|1',
+      '1658906037|1658905976.72|500|Sathish|CONNECT|5|1658906032.80|5',
+      '1658906097|1658905976.72|500|Sathish|COMPLETECALLER|5|60|1',
+      '',
+    ].join('\n');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'queue-log-overflow-'));
+    const file = path.join(dir, 'queue_log');
+    fs.writeFileSync(file, text);
+    const lines = pipeLines(file);
+    // The file order puts the exit after the next ENTERQUEUE; a reader takes the exit as the 500 visit's.
+    const ordered = [...lines].sort((a, b) => a.time - b.time || Number(a.event === 'ENTERQUEUE') - Number(b.event === 'ENTERQUEUE'));
+    const { t, agentOf, options } = await setup(h, ['500', '600'], { 'SIP/1001': 'Sathish' });
+    const { first, calls } = await importTwice(h, t, options, file);
+    expect(first.rejected).toBe(0);
+    const truth = expected(visitsOf(ordered), agentOf);
+    expect(calls).toEqual(truth);
+    expect(calls.map((c) => [c.callId, c.retryOf])).toEqual([
+      ['1658905976.72', null],
+      ['1658905976.72-v2', '1658905976.72'],
+      ['1658905976.72-v3', '1658905976.72-v2'],
+    ]);
+    expect(await liveCalls(h, t)).toBe(0);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });

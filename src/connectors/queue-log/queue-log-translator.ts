@@ -261,8 +261,8 @@ export class QueueLogTranslator {
       } else reason = undefined;
     }
     if (c.foreign && reason === 'completed') reason = undefined; // the service knows whether it was answered
-    // ABANDON / EXITWITH…: position|origposition|waittime.
-    const at = reason === 'abandoned' ? this.byWait(c, l, l.data[2]) : Math.max(l.time, c.lastTs);
+    // ABANDON, EXITWITHTIMEOUT, EXITEMPTY: position|origposition|waittime; EXITWITHKEY: key|position|origposition|waittime.
+    const at = reason === 'abandoned' ? this.byWait(c, l, l.data[l.verb === 'EXITWITHKEY' ? 3 : 2]) : Math.max(l.time, c.lastTs);
     this.finish(l.callId, c, at, this.id(l), reason);
   }
 
