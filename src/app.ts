@@ -162,7 +162,10 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   app.addHook('onReady', async () => services.retention.start(config.retentionIntervalMinutes * 60_000));
   // Every 10 minutes by default; one node at a time, under a lock in the database.
   app.addHook('onReady', async () => services.hourGrids.start(config.analysisHourGridsMinutes * 60_000));
+  // Campaigns are dialled from every node that allows it; a lease per campaign in the database lets one node at a time dial each.
+  if (config.campaignDialer) app.addHook('onReady', async () => services.dialerWorker.start());
   app.addHook('onClose', async () => {
+    await services.dialerWorker.stop();
     await services.hourGrids.stop();
     await services.retention.stop();
     await services.webhookWorker.stop();

@@ -29,6 +29,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** WEBHOOK_DELIVERY=0: this node writes the outbox but sends nothing (an ingest-only node; another node delivers). */
   webhookDelivery: boolean;
+  /** CAMPAIGN_DIALER=0: this node dials no campaign (another node does; tests tick the dialer by hand). */
+  campaignDialer: boolean;
   /** Timeout of a webhook request (verification and delivery); 10 s (PRODUCT.md §9), shorter only in tests. */
   webhookTimeoutMs: number;
   /** RETENTION_INTERVAL_MINUTES: how often the retention job runs (src/modules/retention); 0: never on this node (CLI only). */
@@ -120,6 +122,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookDelivery: env.WEBHOOK_DELIVERY === undefined || env.WEBHOOK_DELIVERY === '' ? true : flag(env, 'WEBHOOK_DELIVERY'),
     webhookTimeoutMs: 10_000,
+    campaignDialer: env.CAMPAIGN_DIALER === undefined || env.CAMPAIGN_DIALER === '' ? true : flag(env, 'CAMPAIGN_DIALER'),
     login: {
       userFailures: integer(env, 'LOGIN_USER_FAILURES', 5, 1, 1_000_000),
       ipFailures: integer(env, 'LOGIN_IP_FAILURES', 100, 1, 1_000_000),

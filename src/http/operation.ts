@@ -21,7 +21,7 @@ export interface OperationContext<B> {
  * What an audit record's `target.type` may be: PRODUCT.md §12's list, then
  * the objects §13 added after it (docs/audit.md says why they are types of
  * their own): a contact list and a contact of one (`contact` is a
- * Directory entry, keyed by number).
+ * Directory entry, keyed by number), a campaign.
  */
 export const AUDIT_TARGET_TYPES = [
   'agent',
@@ -37,6 +37,7 @@ export const AUDIT_TARGET_TYPES = [
   'blacklist',
   'contactList',
   'listContact',
+  'campaign',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 /** One target id, several (a bulk change), or none (a change of the whole list). */

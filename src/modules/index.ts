@@ -2,6 +2,7 @@ import type { Operation } from '../http/operation.js';
 import { accountOperations } from './account/account.routes.js';
 import { agentOperations } from './agent/agent.routes.js';
 import { analysisOperations } from './analysis/analysis.routes.js';
+import { campaignOperations } from './campaign/campaign.routes.js';
 import { callReportOperations } from './callreport/callreport.routes.js';
 import { auditOperations } from './audit/audit.routes.js';
 import { authOperations } from './auth/auth.routes.js';
@@ -94,6 +95,12 @@ export const MODULE_TAGS: ReadonlyArray<{ name: string; description: string }> =
       'Forgetting on request: `privacy/erase` removes or pseudonymises a number everywhere it is stored, `privacy/export` answers all that is ' +
       'stored about it. See docs/privacy.md.',
   },
+  {
+    name: 'campaign',
+    description:
+      'Outbound campaigns: create and run a campaign over contact lists in preview, progressive or predictive mode, with the regulators’ ' +
+      'abandon-rate limit, calling hours and DNC checked at every dial; dispositions and callbacks. See docs/campaigns.md.',
+  },
 ];
 
 /** Every module's operations, given the process's services. A new module adds one line here. */
@@ -119,5 +126,6 @@ export function allOperations(s: Services): Operation[] {
     ...privacyOperations(s),
     ...contactListOperations(s),
     ...staffingOperations(s),
+    ...campaignOperations(s),
   ];
 }

@@ -6,6 +6,11 @@ import { AgentListService } from './agent/agent-list.service.js';
 import { AgentService } from './agent/agent.service.js';
 import { AnalysisService } from './analysis/analysis.service.js';
 import { RollupSink } from './analysis/rollup/rollup-sink.js';
+import { CampaignService } from './campaign/campaign.service.js';
+import { Dialer } from './campaign/dialer.js';
+import { CampaignCallsService } from './campaign/campaign-calls.service.js';
+import { DialerWorker } from './campaign/dialer.worker.js';
+import { CampaignOutcomes } from './campaign/outcomes.js';
 import { CallHistoryService } from './calls/call-history.service.js';
 import { allSinks } from './calls/call-record-sink.js';
 import { CallReportService } from './callreport/callreport.service.js';
@@ -95,6 +100,17 @@ export function buildServices(ctx: AppContext) {
   const hourGrids = new HourGridJob(db, clock, accounts, ctx.log);
   // Outbound campaigns' contact lists; `listInUse` is wired to the campaigns once they exist (contactList/delete's 1000).
   const contactLists = new ContactListService(db, clock);
+  const campaigns = new CampaignService(db, { clock, groups, dids, lists: contactLists });
+  // contactList/delete is refused while a campaign that is not stopped or completed dials the list.
+  contactLists.listInUse = async (accountId, clId) => {
+    const campaignId = await campaigns.listInUse(accountId, clId);
+    return campaignId === null ? null : String(campaignId);
+  };
+  // Campaign calls' events reach the dialer's outcomes in the ingest transaction.
+  events.outbound = new CampaignOutcomes();
+  const dialer = new Dialer({ db, clock, log: ctx.log, events, accounts, agents, liveState, dnc, blacklist, contacts, lists: contactLists });
+  const dialerWorker = new DialerWorker(db, clock, ctx.log, dialer);
+  const campaignCalls = new CampaignCallsService(db, { clock, dialer, accounts, agents, liveState, dnc, lists: contactLists });
   return {
     auth,
     audit,
@@ -128,6 +144,10 @@ export function buildServices(ctx: AppContext) {
     retention,
     hourGrids,
     contactLists,
+    campaigns,
+    dialer,
+    dialerWorker,
+    campaignCalls,
   };
 }
 

@@ -76,6 +76,16 @@ export class AgentRepository {
     return this.t.get<AgentRef>('SELECT id, name, status FROM agents WHERE account_id = $1 AND id = $2 AND is_deleted = 0', [agentId]);
   }
 
+  /** Ids of the non-deleted agents mapped to the group. */
+  async groupMembers(groupId: number): Promise<number[]> {
+    const rows = await this.t.all<{ agent_id: number }>(
+      `SELECT g.agent_id FROM agent_groups g JOIN agents a ON a.account_id = g.account_id AND a.id = g.agent_id AND a.is_deleted = 0
+       WHERE g.account_id = $1 AND g.group_id = $2`,
+      [groupId],
+    );
+    return rows.map((r) => Number(r.agent_id));
+  }
+
   async inGroup(agentId: number, groupId: number): Promise<boolean> {
     const row = await this.t.get('SELECT 1 AS one FROM agent_groups WHERE account_id = $1 AND agent_id = $2 AND group_id = $3', [agentId, groupId]);
     return row !== undefined;

@@ -62,6 +62,11 @@ export class AgentService {
     return new Map(rows.map((r) => [Number(r.id), r.phone]));
   }
 
+  /** Ids of the group's agents (the campaign dialer counts their live states). */
+  groupMembers(accountId: number, groupId: number): Promise<number[]> {
+    return this.repo(accountId).groupMembers(groupId);
+  }
+
   inGroup(accountId: number, agentId: number, groupId: number): Promise<boolean> {
     return this.repo(accountId).inGroup(agentId, groupId);
   }

@@ -55,6 +55,10 @@ export class AuditTargetsRepository {
     return this.t.all('SELECT scope, cli, group_id, agent_id, expiry FROM sticky_agents WHERE account_id = $1 AND contact = $2', [contact]);
   }
 
+  campaign(campaignId: number): Promise<Row | undefined> {
+    return this.t.get('SELECT name, state, mode, group_id, did, cl_ids, settings FROM campaigns WHERE account_id = $1 AND campaign_id = $2', [campaignId]);
+  }
+
   dnc(contact: string): Promise<Row | undefined> {
     return this.t.get('SELECT dnc FROM contact_dnc WHERE account_id = $1 AND contact = $2', [contact]);
   }

@@ -93,6 +93,17 @@ const READERS: Record<Exclude<AuditTargetType, 'agent'>, (r: AuditTargetsReposit
       campaignReschedule: num(c.reschedule_at),
       deleted: flag(c.deleted),
     })),
+  // In campaign/create's words: the settings spread as the body gives them; the dialer's lease and cursor are no one's decision.
+  campaign: async (r, id) =>
+    view(await r.campaign(Number(id)), (c) => ({
+      name: c.name,
+      state: c.state,
+      mode: c.mode,
+      clIds: json(c.cl_ids, []),
+      groupId: num(c.group_id),
+      did: c.did,
+      ...(json(c.settings, {}) as Record<string, unknown>),
+    })),
 };
 
 function view(row: Row | undefined, toApi: (r: Row) => Record<string, unknown>): Snapshot {

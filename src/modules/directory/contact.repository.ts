@@ -113,6 +113,11 @@ function viewOf(contact: string, r: ViewValues, withMeta: boolean): ContactView 
 export class ContactRepository {
   constructor(private readonly t: TenantQueries) {}
 
+  async setObd(contact: string, obd: string, now: number): Promise<boolean> {
+    const res = await this.t.run('UPDATE contacts SET obd = $3, updated_at = $4 WHERE account_id = $1 AND contact = $2', [contact, obd, now]);
+    return res.changes === 1;
+  }
+
   async find(contact: string): Promise<ContactRecord | undefined> {
     const row = await this.t.get<ContactRow>(`SELECT ${COLUMNS} FROM contacts WHERE account_id = $1 AND contact = $2`, [contact]);
     return row && toRecord(row);

@@ -67,6 +67,16 @@ export class ContactService {
     if (!(await this.repo(accountId).remove(contact))) throw fail(1012, `contact ${contact} not found`);
   }
 
+  /** Whether the number's Directory contact says `other.blacklist: true` (the dialer's check at each dial); false without a contact. */
+  async blacklisted(accountId: number, contact: string): Promise<boolean> {
+    return (await this.repo(accountId).find(contact))?.blacklist === true;
+  }
+
+  /** Sets `other.obd` (the outbound dialer's last outcome) of the number's contact, if there is one. */
+  setObd(accountId: number, contact: string, obd: string): Promise<boolean> {
+    return this.repo(accountId).setObd(contact, obd, this.nowSec());
+  }
+
   /** getInfo's answer: `Cu`, plus `Ot` when `withMeta`, written as JSON text (a hot lookup: contact-views.ts infoJson). */
   async info(accountId: number, contact: string, withMeta: boolean) {
     const record = await this.views[withMeta ? 'meta' : 'plain'].read(accountId, contact);

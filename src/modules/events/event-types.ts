@@ -19,6 +19,8 @@ export const EVENT_TYPES = [
   'call.unhold',
   'call.ended',
   'call.recording',
+  'call.dialing',
+  'call.connected',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 const KNOWN = new Set<string>(EVENT_TYPES);
@@ -38,6 +40,8 @@ export interface TelephonyEvent {
   reason?: string;
   loginType?: string;
   sipStatus?: string;
+  /** call.connected (outbound): who answered the customer's line. */
+  answeredBy?: 'human' | 'machine';
   /** call.recording: the file, relative to RECORDINGS_DIR. */
   path?: string;
 }
@@ -56,6 +60,15 @@ const NEEDS_AGENT = new Set([
   'call.ringing',
   'call.answered',
 ]);
+/** `call.ended` reasons: the inbound three, then the outbound dial's (PRODUCT.md §13). */
+const END_REASONS = new Set(['completed', 'abandoned', 'failed', 'no_answer', 'busy', 'machine']);
+/** Reasons of an outbound dial that never reached an agent: a `failed` call in the history. */
+export const DIAL_FAILURES = new Set(['no_answer', 'busy', 'machine']);
+/**
+ * Outbound progress events (PRODUCT.md §13): they change no live state and
+ * go to the outbound observer (the campaign dialer) alone.
+ */
+export const OUTBOUND_PROGRESS = new Set<string>(['call.dialing', 'call.connected']);
 const LOGIN_TYPES = new Set(['Web', 'Mobile', 'SIP']);
 
 function idOf(v: unknown): number | undefined {
@@ -130,9 +143,13 @@ export function parseEvent(raw: unknown): TelephonyEvent | Rejection {
     if (path === undefined) return [1000, 'Invalid parameter: path must be a relative path of segments [A-Za-z0-9._-] (no . or ..), at most 512 characters'];
     ev.path = path;
   }
+  if (type === 'call.connected') {
+    if (r.answeredBy !== 'human' && r.answeredBy !== 'machine') return [1000, 'Invalid parameter: answeredBy must be human or machine'];
+    ev.answeredBy = r.answeredBy;
+  }
   if (type === 'agent.sip' && ev.sipStatus === undefined) return [1000, 'Invalid parameter: sipStatus is required for agent.sip'];
-  if (type === 'call.ended' && ev.reason !== undefined && !['completed', 'abandoned', 'failed'].includes(ev.reason)) {
-    return [1000, 'Invalid parameter: reason must be completed, abandoned or failed'];
+  if (type === 'call.ended' && ev.reason !== undefined && !END_REASONS.has(ev.reason)) {
+    return [1000, 'Invalid parameter: reason must be completed, abandoned, failed, no_answer, busy or machine'];
   }
   return ev;
 }

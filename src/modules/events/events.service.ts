@@ -5,7 +5,7 @@ import { AppError } from '../../errors/catalogue.js';
 import type { AccountService } from '../account/account.service.js';
 import type { CallHistoryService } from '../calls/call-history.service.js';
 import type { CallRecord } from '../calls/call-record.js';
-import { parseEvent, type TelephonyEvent } from './event-types.js';
+import { OUTBOUND_PROGRESS, parseEvent, type TelephonyEvent } from './event-types.js';
 import { NO_AGENT_TIME, type AgentTimeSink } from './agent-time.js';
 import { agentMessage, callMessage } from './live.types.js';
 import { LiveStateRepository } from './live-state.repository.js';
@@ -70,6 +70,19 @@ function historyWanted(times: BatchTimes, agents: Map<number, AgentLive | null>,
   return want;
 }
 
+/**
+ * Who follows outbound campaign calls (the campaign dialer, PRODUCT.md §13):
+ * it sees, in the batch's transaction, every accepted event of a call id it
+ * owns — the progress events `call.dialing` / `call.connected`, which change
+ * no live state, and the `call.ended` of a dial that never reached the queue,
+ * which only it knows.
+ */
+export interface OutboundObserver {
+  /** Whether the call id is one of the observer's (a prefix test: this runs for every call event). */
+  owns(callId: string): boolean;
+  observe(tx: Queryable, accountId: number, events: TelephonyEvent[]): Promise<void>;
+}
+
 export interface IngestResult {
   accepted: number;
   duplicates: number;
@@ -118,6 +131,8 @@ export class EventsService {
   private readonly accounts: AccountService;
   private readonly history: CallHistoryService;
   private readonly agentTime: AgentTimeSink;
+  /** Set by the composition root once the campaign module exists. */
+  outbound: OutboundObserver | null = null;
 
   constructor(
     private readonly ctx: AppContext,
@@ -146,9 +161,11 @@ export class EventsService {
 
     const missed = [...new Set(valid.filter((e) => e.type === 'call.missed').map((e) => e.callId!))];
     const paths = [...new Set(valid.filter((e) => e.type === 'call.recording').map((e) => e.path!))];
-    await this.inBatch(accountId, callIds, agentIds, groupIds, missed, paths, batchTimes(valid), async (machine, repo, nextSeq) => {
+    const outbound = this.outbound;
+    await this.inBatch(accountId, callIds, agentIds, groupIds, missed, paths, batchTimes(valid), async (machine, repo, nextSeq, tx) => {
       const known = await repo.knownEventIds([...new Set(valid.map((e) => e.eventId))]);
       const remembered: Array<{ event_id: string; seq: number }> = [];
+      const observed: TelephonyEvent[] = [];
       let seq = nextSeq;
       for (let index = 0; index < parsed.length; index++) {
         const ev = parsed[index];
@@ -157,17 +174,32 @@ export class EventsService {
           result.duplicates++;
           continue;
         }
-        const rejected = machine.apply(ev, seq);
+        const owned = outbound !== null && ev.callId !== undefined && outbound.owns(ev.callId);
+        // Outbound progress, and the end of a dial the queue never saw, are the observer's alone.
+        const observerOnly = OUTBOUND_PROGRESS.has(ev.type) || (owned && ev.type === 'call.ended' && !machine.knows(ev.callId!));
+        const rejected = observerOnly
+          ? owned
+            ? null
+            : ([1012, `No data found: call ${ev.callId} is not a campaign call`] as [number, string])
+          : machine.apply(ev, seq);
         if (rejected) {
           result.errors.push({ index, code: rejected[0], message: rejected[1] });
           continue;
         }
         known.add(ev.eventId);
+        if (owned) observed.push(ev);
+        if (observerOnly) {
+          // Remembered (duplicates are refused) without a sequence number of its own: no live state changed.
+          remembered.push({ event_id: ev.eventId, seq: Math.max(0, seq - 1) });
+          result.accepted++;
+          continue;
+        }
         remembered.push({ event_id: ev.eventId, seq });
         seq++;
         result.accepted++;
       }
       await repo.rememberEventIds(remembered);
+      if (observed.length > 0) await outbound!.observe(tx, accountId, observed);
       return seq - 1;
     });
     result.errors.sort((a, b) => a.index - b.index);
@@ -221,7 +253,7 @@ export class EventsService {
     recordingPaths: string[],
     /** The batch's event times (null: a live command, no history needed). */
     times: BatchTimes | null,
-    fn: (machine: LiveMachine, repo: LiveStateRepository, nextSeq: number) => Promise<number>,
+    fn: (machine: LiveMachine, repo: LiveStateRepository, nextSeq: number, tx: Queryable) => Promise<number>,
   ): Promise<void> {
     const { timezone } = await this.accounts.settings(accountId);
     let notifySeq = 0;
@@ -243,7 +275,7 @@ export class EventsService {
       const history = new AgentHistory(times ? await repo.agentHistory(historyWanted(times, agents, calls)) : new Map());
       const foreign = await this.history.pathsOfOtherAccounts(tx, accountId, recordingPaths);
       const machine = new LiveMachine(timezone, agents, calls, ended, groups, new LateCorrections(stored), history, foreign);
-      const last = await fn(machine, repo, base + 1);
+      const last = await fn(machine, repo, base + 1, tx);
       if (last <= base) return;
       await this.persist(tx, accountId, repo, machine, base + 1, last);
       for (const { old, next } of machine.late.changed.values()) await this.history.replace(tx, accountId, old, next);

@@ -1,5 +1,5 @@
 import type { CallOutcome, CallRecording } from '../calls/call-record.js';
-import type { Rejection, TelephonyEvent } from './event-types.js';
+import { DIAL_FAILURES, type Rejection, type TelephonyEvent } from './event-types.js';
 import { localDay } from '../../time/zone.js';
 import { applyAgentEvent } from './agent-events.js';
 import { PAST_AFTER_SECS, type AgentHistory } from './agent-history.js';
@@ -134,6 +134,11 @@ export class LiveMachine {
     c.lastTs = Math.max(c.lastTs, t);
     c.seq = seq;
     this.dirtyCalls.set(c.callId, c);
+  }
+
+  /** Whether the call is live or ended (in the history or this batch). */
+  knows(callId: string): boolean {
+    return this.calls.has(callId) || this.endedIds.has(callId);
   }
 
   private liveCall(callId: string): CallLive | Rejection {
@@ -377,7 +382,8 @@ export class LiveMachine {
     this.calls.delete(c.callId);
     this.dirtyCalls.delete(c.callId);
     this.endedIds.add(c.callId);
-    const outcome = (ev.reason as CallOutcome | undefined) ?? (c.answeredAt !== null ? 'completed' : 'abandoned');
+    // An outbound dial's own reasons (no_answer, busy, machine) are a failed call in the history; the dialer keeps the reason.
+    const outcome = ev.reason !== undefined && DIAL_FAILURES.has(ev.reason) ? 'failed' : ((ev.reason as CallOutcome | undefined) ?? (c.answeredAt !== null ? 'completed' : 'abandoned'));
     this.ended.push({ call: c, endedAt: t, outcome, reason: ev.reason ?? null });
     return null;
   }

@@ -1,0 +1,127 @@
+import type { TenantQueries } from '../../db/tenant.js';
+
+export interface CampaignRow {
+  campaign_id: number;
+  name: string;
+  state: string;
+  mode: string;
+  group_id: number;
+  did: string;
+  cl_ids: string;
+  settings: string;
+  created_at: number;
+  updated_at: number;
+  started_at: number | null;
+  fresh_cursor: string;
+}
+
+const COLUMNS = 'campaign_id, name, state, mode, group_id, did, cl_ids, settings, created_at, updated_at, started_at, fresh_cursor';
+
+/** The campaigns of one account (`campaigns`). */
+export class CampaignRepository {
+  constructor(private readonly t: TenantQueries) {}
+
+  async nextId(): Promise<number> {
+    const row = await this.t.get<{ m: number | null }>('SELECT MAX(campaign_id) AS m FROM campaigns WHERE account_id = $1');
+    return Number(row?.m ?? 0) + 1;
+  }
+
+  async insert(r: Omit<CampaignRow, 'fresh_cursor' | 'started_at' | 'updated_at'>): Promise<boolean> {
+    const res = await this.t.run(
+      `INSERT INTO campaigns (account_id, campaign_id, name, state, mode, group_id, did, cl_ids, settings, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) ON CONFLICT (account_id, campaign_id) DO NOTHING`,
+      [r.campaign_id, r.name, r.state, r.mode, r.group_id, r.did, r.cl_ids, r.settings, r.created_at],
+    );
+    return res.changes === 1;
+  }
+
+  find(campaignId: number): Promise<CampaignRow | undefined> {
+    return this.t.get<CampaignRow>(`SELECT ${COLUMNS} FROM campaigns WHERE account_id = $1 AND campaign_id = $2`, [campaignId]);
+  }
+
+  /** The row, locked for the change on PostgreSQL (state transitions of one campaign apply one after the other). */
+  findForUpdate(campaignId: number): Promise<CampaignRow | undefined> {
+    const lock = this.t.dialect === 'postgres' ? ' FOR UPDATE' : '';
+    return this.t.get<CampaignRow>(`SELECT ${COLUMNS} FROM campaigns WHERE account_id = $1 AND campaign_id = $2${lock}`, [campaignId]);
+  }
+
+  list(): Promise<CampaignRow[]> {
+    return this.t.all<CampaignRow>(`SELECT ${COLUMNS} FROM campaigns WHERE account_id = $1 ORDER BY campaign_id`);
+  }
+
+  async update(r: CampaignRow): Promise<void> {
+    await this.t.run(
+      `UPDATE campaigns SET name = $3, state = $4, mode = $5, group_id = $6, did = $7, cl_ids = $8, settings = $9, updated_at = $10, started_at = $11
+       WHERE account_id = $1 AND campaign_id = $2`,
+      [r.campaign_id, r.name, r.state, r.mode, r.group_id, r.did, r.cl_ids, r.settings, r.updated_at, r.started_at],
+    );
+  }
+
+  async setState(campaignId: number, state: string, now: number, startedAt: number | null): Promise<void> {
+    await this.t.run('UPDATE campaigns SET state = $3, updated_at = $4, started_at = COALESCE(started_at, $5) WHERE account_id = $1 AND campaign_id = $2', [
+      campaignId,
+      state,
+      now,
+      startedAt,
+    ]);
+  }
+
+  async setCursor(campaignId: number, cursor: string): Promise<void> {
+    await this.t.run('UPDATE campaigns SET fresh_cursor = $3 WHERE account_id = $1 AND campaign_id = $2', [campaignId, cursor]);
+  }
+
+  /** Deletes the campaign and its dial state; its calls stay (the reports of past calls name it). */
+  async remove(campaignId: number): Promise<boolean> {
+    await this.t.run('DELETE FROM campaign_contacts WHERE account_id = $1 AND campaign_id = $2', [campaignId]);
+    const res = await this.t.run('DELETE FROM campaigns WHERE account_id = $1 AND campaign_id = $2', [campaignId]);
+    return res.changes === 1;
+  }
+
+  /** Of `clIds`, the campaigns (not stopped or completed) that dial any: the contact-list module's `listInUse`. */
+  async activeUsing(): Promise<Array<{ campaign_id: number; cl_ids: string }>> {
+    return this.t.all("SELECT campaign_id, cl_ids FROM campaigns WHERE account_id = $1 AND state NOT IN ('stopped', 'completed')");
+  }
+}
+
+/**
+ * The dialer's lease on running campaigns, across accounts: one node dials
+ * a campaign at a time; a lease not renewed (its node died) is taken over
+ * once it runs out. Times in ms of the injectable clock.
+ */
+export class CampaignLeaseRepository {
+  constructor(private readonly t: TenantQueries) {}
+
+  /** Whether any campaign runs (a read: the idle tick of a node writes nothing). */
+  async anyRunning(): Promise<boolean> {
+    const rows = await this.t.untenanted('a look across accounts before the claim', "SELECT 1 AS one FROM campaigns WHERE state = 'running' LIMIT 1");
+    return rows.length > 0;
+  }
+
+  /** Takes or renews, in one statement, every running campaign free, expired or already ours; answers those held. */
+  claim(owner: string, now: number, until: number): Promise<Array<{ account_id: number; campaign_id: number }>> {
+    return this.t
+      .untenanted<{ account_id: number; campaign_id: number }>(
+        'the dialer serves every account: each claimed campaign carries its account_id and is dialled tenant-scoped',
+        `UPDATE campaigns SET lease_owner = $1, lease_until = $2
+         WHERE state = 'running' AND (lease_owner = $1 OR lease_until < $3)
+         RETURNING account_id, campaign_id`,
+        [owner, until, now],
+      )
+      .then((rows) => rows.map((r) => ({ account_id: Number(r.account_id), campaign_id: Number(r.campaign_id) })));
+  }
+
+  /** Lets go of every lease of `owner` (a node stopping): another node takes them at once. */
+  async release(owner: string): Promise<void> {
+    await this.t.untenanted('a node gives up its own leases, in every account', 'UPDATE campaigns SET lease_until = 0 WHERE lease_owner = $1', [owner]);
+  }
+}
+
+/** Whether `owner` still holds the campaign's lease at `now` (checked in each dial's transaction). */
+export async function holdsLease(t: TenantQueries, campaignId: number, owner: string, now: number): Promise<boolean> {
+  const row = await t.get("SELECT 1 AS one FROM campaigns WHERE account_id = $1 AND campaign_id = $2 AND lease_owner = $3 AND lease_until >= $4 AND state = 'running'", [
+    campaignId,
+    owner,
+    now,
+  ]);
+  return row !== undefined;
+}

@@ -1,0 +1,36 @@
+/**
+ * What the campaign module reads of the contact lists (modules/contactlist,
+ * its ContactListService answers every method): declared here so the dialer
+ * names only what it uses.
+ */
+export interface ListContact {
+  contactId: number;
+  clId: number;
+  /** List order across the lists: ascending. */
+  position: number;
+  number: string;
+  name: string;
+  /** IANA zone, or '' (the campaign's zone applies). */
+  timezone: string;
+  fields: Record<string, unknown>;
+  /** `campaignSchedule`: not dialled before (Unix s). */
+  scheduleAt: number | null;
+  /** `campaignReschedule`: a callback due then (Unix s). */
+  rescheduleAt: number | null;
+  deleted: boolean;
+}
+
+export interface ContactListsPort {
+  /** Of `clIds`, those that are not lists of the account. */
+  missingLists(accountId: number, clIds: readonly number[]): Promise<number[]>;
+  /** Contacts (not soft-deleted) in list order after `afterPosition`. */
+  contactsForDialling(accountId: number, clIds: readonly number[], opts: { afterPosition?: number; limit: number }): Promise<ListContact[]>;
+  /** Contacts whose `campaignReschedule` is due at `now`. */
+  dueCallbacks(accountId: number, clIds: readonly number[], now: number, limit: number): Promise<ListContact[]>;
+  /** One contact (soft-deleted ones too), or null. */
+  contactById(accountId: number, contactId: number): Promise<ListContact | null>;
+  /** Clears a callback once it was dialled. */
+  clearReschedule(accountId: number, contactId: number): Promise<boolean>;
+  /** Contacts of the lists: live and soft-deleted. */
+  contactCounts(accountId: number, clIds: readonly number[]): Promise<{ live: number; deleted: number }>;
+}

@@ -1,0 +1,297 @@
+import type { TenantQueries } from '../../db/tenant.js';
+
+/** A contact's attempt state in one campaign (`campaign_contacts`). */
+export interface AttemptRow {
+  contact_id: number;
+  cl_id: number;
+  position: number;
+  number: string;
+  attempts: number;
+  next_at: number;
+  callback: number;
+  done: number;
+  in_call: string | null;
+  awaiting: string | null;
+  last_call: string | null;
+  last_outcome: string | null;
+  reserved_by: number | null;
+  reserved_until: number;
+}
+
+/** One dial (`campaign_calls`). */
+export interface CallRow {
+  call_id: string;
+  campaign_id: number;
+  contact_id: number;
+  number: string;
+  agent_id: number | null;
+  attempt: number;
+  retry_of: string | null;
+  predictive: number;
+  dialled_at: number;
+  connected_at: number | null;
+  answered_by: string | null;
+  agent_answered_at: number | null;
+  ended_at: number | null;
+  outcome: string | null;
+  disposition: string | null;
+  disposed_at: number | null;
+  notes: string | null;
+}
+
+const ATTEMPT = 'contact_id, cl_id, position, number, attempts, next_at, callback, done, in_call, awaiting, last_call, last_outcome, reserved_by, reserved_until';
+const CALL =
+  'call_id, campaign_id, contact_id, number, agent_id, attempt, retry_of, predictive, dialled_at, connected_at, answered_by, agent_answered_at, ended_at, outcome, disposition, disposed_at, notes';
+
+function num<T extends object>(r: T, keys: Array<keyof T>): T {
+  for (const k of keys) if (r[k] !== null && r[k] !== undefined) (r as Record<keyof T, unknown>)[k] = Number(r[k]);
+  return r;
+}
+const attemptRow = (r: AttemptRow) =>
+  num(r, ['contact_id', 'cl_id', 'position', 'attempts', 'next_at', 'callback', 'done', 'reserved_by', 'reserved_until']);
+const callRow = (r: CallRow) =>
+  num(r, ['campaign_id', 'contact_id', 'agent_id', 'attempt', 'predictive', 'dialled_at', 'connected_at', 'agent_answered_at', 'ended_at', 'disposed_at']);
+
+/** The dialer's state of one account: attempts per contact, dials, and what the figures count. */
+export class DialerRepository {
+  constructor(private readonly t: TenantQueries) {}
+
+  /** Adds contacts read from the lists (a contact already there is left as it is). */
+  async addContacts(campaignId: number, rows: Array<{ contactId: number; clId: number; position: number; number: string; nextAt: number; callback: boolean }>): Promise<void> {
+    for (const r of rows) {
+      await this.t.run(
+        `INSERT INTO campaign_contacts (account_id, campaign_id, contact_id, cl_id, position, number, next_at, callback)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (account_id, campaign_id, contact_id) DO NOTHING`,
+        [campaignId, r.contactId, r.clId, r.position, r.number, r.nextAt, r.callback ? 1 : 0],
+      );
+    }
+  }
+
+  /** A due `campaignReschedule` of the list: the contact is first in line from `at` (unless in a call, done, or out of attempts). */
+  async markCallback(campaignId: number, contactId: number, at: number): Promise<void> {
+    await this.t.run(
+      `UPDATE campaign_contacts SET callback = 1, next_at = $4, awaiting = NULL
+       WHERE account_id = $1 AND campaign_id = $2 AND contact_id = $3 AND in_call IS NULL AND done = 0`,
+      [campaignId, contactId, at],
+    );
+  }
+
+  /** Candidates in dial order: due callbacks, then fewest attempts, then list order. */
+  candidates(campaignId: number, now: number, maxAttempts: number, limit: number): Promise<AttemptRow[]> {
+    return this.t
+      .all<AttemptRow>(
+        `SELECT ${ATTEMPT} FROM campaign_contacts
+         WHERE account_id = $1 AND campaign_id = $2 AND done = 0 AND next_at <= $3 AND attempts < $4
+           AND in_call IS NULL AND awaiting IS NULL AND reserved_until <= $3
+         ORDER BY callback DESC, attempts, position LIMIT $5`,
+        [campaignId, now, maxAttempts, limit],
+      )
+      .then((rows) => rows.map(attemptRow));
+  }
+
+  attempt(campaignId: number, contactId: number): Promise<AttemptRow | undefined> {
+    return this.t
+      .get<AttemptRow>(`SELECT ${ATTEMPT} FROM campaign_contacts WHERE account_id = $1 AND campaign_id = $2 AND contact_id = $3`, [campaignId, contactId])
+      .then((r) => r && attemptRow(r));
+  }
+
+  /** Leaves a contact for later (`nextAt`), or for good (`done`), with why. */
+  async setLater(campaignId: number, contactId: number, nextAt: number, done: boolean, outcome: string | null, number?: string): Promise<void> {
+    await this.t.run(
+      `UPDATE campaign_contacts SET next_at = $4, done = $5, last_outcome = COALESCE($6, last_outcome), number = COALESCE($7, number)
+       WHERE account_id = $1 AND campaign_id = $2 AND contact_id = $3`,
+      [campaignId, contactId, nextAt, done ? 1 : 0, outcome, number ?? null],
+    );
+  }
+
+  async reserve(campaignId: number, contactId: number, agentId: number | null, until: number): Promise<void> {
+    await this.t.run('UPDATE campaign_contacts SET reserved_by = $4, reserved_until = $5 WHERE account_id = $1 AND campaign_id = $2 AND contact_id = $3', [
+      campaignId,
+      contactId,
+      agentId,
+      until,
+    ]);
+  }
+
+  /** Whether a call to the number is in progress in any campaign of the account. */
+  async numberInCall(number: string): Promise<boolean> {
+    return (await this.t.get('SELECT 1 AS one FROM campaign_calls WHERE account_id = $1 AND number = $2 AND ended_at IS NULL', [number])) !== undefined;
+  }
+
+  /** Records a dial and puts the contact in it (before the command leaves, in its transaction). */
+  async recordDial(c: CallRow): Promise<void> {
+    await this.t.run(
+      `INSERT INTO campaign_calls (account_id, call_id, campaign_id, contact_id, number, agent_id, attempt, retry_of, predictive, dialled_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [c.call_id, c.campaign_id, c.contact_id, c.number, c.agent_id, c.attempt, c.retry_of, c.predictive, c.dialled_at],
+    );
+    await this.t.run(
+      `UPDATE campaign_contacts SET attempts = attempts + 1, in_call = $4, last_call = $4, callback = 0, reserved_by = NULL, reserved_until = 0, number = $5
+       WHERE account_id = $1 AND campaign_id = $2 AND contact_id = $3`,
+      [c.campaign_id, c.contact_id, c.call_id, c.number],
+    );
+  }
+
+  call(callId: string): Promise<CallRow | undefined> {
+    return this.t.get<CallRow>(`SELECT ${CALL} FROM campaign_calls WHERE account_id = $1 AND call_id = $2`, [callId]).then((r) => r && callRow(r));
+  }
+
+  async callProgress(callId: string, f: { connectedAt?: number; answeredBy?: string; agentAnsweredAt?: number; agentId?: number }): Promise<void> {
+    await this.t.run(
+      `UPDATE campaign_calls SET connected_at = COALESCE(connected_at, $3), answered_by = COALESCE(answered_by, $4),
+         agent_answered_at = COALESCE(agent_answered_at, $5), agent_id = COALESCE($6, agent_id)
+       WHERE account_id = $1 AND call_id = $2`,
+      [callId, f.connectedAt ?? null, f.answeredBy ?? null, f.agentAnsweredAt ?? null, f.agentId ?? null],
+    );
+  }
+
+  async endCall(callId: string, endedAt: number, outcome: string): Promise<void> {
+    await this.t.run('UPDATE campaign_calls SET ended_at = $3, outcome = $4, obd_pending = 1 WHERE account_id = $1 AND call_id = $2 AND ended_at IS NULL', [
+      callId,
+      endedAt,
+      outcome,
+    ]);
+  }
+
+  /** After a call's end: the contact's next state. */
+  async afterCall(campaignId: number, contactId: number, s: { nextAt: number; done: boolean; awaiting: string | null; outcome: string }): Promise<void> {
+    await this.t.run(
+      `UPDATE campaign_contacts SET in_call = NULL, next_at = $4, done = $5, awaiting = $6, last_outcome = $7
+       WHERE account_id = $1 AND campaign_id = $2 AND contact_id = $3`,
+      [campaignId, contactId, s.nextAt, s.done ? 1 : 0, s.awaiting, s.outcome],
+    );
+  }
+
+  /** The contact is in the call (a disposition set during it changed the rest of its state). */
+  async keepInCall(campaignId: number, contactId: number, callId: string): Promise<void> {
+    await this.t.run('UPDATE campaign_contacts SET in_call = $4 WHERE account_id = $1 AND campaign_id = $2 AND contact_id = $3', [campaignId, contactId, callId]);
+  }
+
+  /** The call ended after its disposition: the contact leaves it, its state as the disposition left it. */
+  async leaveCall(campaignId: number, contactId: number, callId: string): Promise<void> {
+    await this.t.run('UPDATE campaign_contacts SET in_call = NULL WHERE account_id = $1 AND campaign_id = $2 AND contact_id = $3 AND in_call = $4', [
+      campaignId,
+      contactId,
+      callId,
+    ]);
+  }
+
+  async dispose(callId: string, disposition: string, at: number, notes: string | null): Promise<void> {
+    await this.t.run('UPDATE campaign_calls SET disposition = $3, disposed_at = $4, notes = $5, obd_pending = 1 WHERE account_id = $1 AND call_id = $2', [
+      callId,
+      disposition,
+      at,
+      notes,
+    ]);
+  }
+
+  /** The service's own abandon: a person answered and no agent within connectSecs (the call may still be up). */
+  abandonCandidates(campaignId: number, before: number): Promise<CallRow[]> {
+    return this.t
+      .all<CallRow>(
+        `SELECT ${CALL} FROM campaign_calls WHERE account_id = $1 AND campaign_id = $2 AND ended_at IS NULL AND outcome IS NULL
+           AND answered_by = 'human' AND agent_answered_at IS NULL AND connected_at <= $3`,
+        [campaignId, before],
+      )
+      .then((rows) => rows.map(callRow));
+  }
+
+  async markAbandoned(callId: string): Promise<void> {
+    await this.t.run("UPDATE campaign_calls SET outcome = 'abandoned' WHERE account_id = $1 AND call_id = $2 AND outcome IS NULL", [callId]);
+  }
+
+  /** Calls of the campaign the switch never reported on: dialled before `before`, never connected, still open. */
+  silentCalls(campaignId: number, before: number): Promise<CallRow[]> {
+    return this.t
+      .all<CallRow>(
+        `SELECT ${CALL} FROM campaign_calls WHERE account_id = $1 AND campaign_id = $2 AND ended_at IS NULL AND connected_at IS NULL
+           AND agent_answered_at IS NULL AND dialled_at <= $3`,
+        [campaignId, before],
+      )
+      .then((rows) => rows.map(callRow));
+  }
+
+  /** Contacts whose answered call ended before `before` with no disposition. */
+  undisposed(campaignId: number, before: number): Promise<Array<{ contact_id: number; call_id: string }>> {
+    return this.t.all(
+      `SELECT c.contact_id, c.awaiting AS call_id FROM campaign_contacts c JOIN campaign_calls k ON k.account_id = c.account_id AND k.call_id = c.awaiting
+       WHERE c.account_id = $1 AND c.campaign_id = $2 AND c.awaiting IS NOT NULL AND k.ended_at <= $3 AND k.disposition IS NULL`,
+      [campaignId, before],
+    );
+  }
+
+  /** Calls whose outcome or disposition the number's Directory contact (`other.obd`) has not shown yet. */
+  async obdPending(campaignId: number, limit: number): Promise<Array<{ call_id: string; number: string; outcome: string; disposition: string | null }>> {
+    return this.t.all(
+      'SELECT call_id, number, outcome, disposition FROM campaign_calls WHERE account_id = $1 AND campaign_id = $2 AND obd_pending = 1 LIMIT $3',
+      [campaignId, limit],
+    );
+  }
+
+  async obdShown(callId: string): Promise<void> {
+    await this.t.run('UPDATE campaign_calls SET obd_pending = 0 WHERE account_id = $1 AND call_id = $2', [callId]);
+  }
+
+  /** The campaign's calls in progress: lines, predictive ones without an agent yet, agents reserved. */
+  async inProgress(campaignId: number): Promise<{ lines: number; pendingPredictive: number; agents: number[] }> {
+    const rows = await this.t.all<{ predictive: number; agent_id: number | null; agent_answered_at: number | null; outcome: string | null }>(
+      'SELECT predictive, agent_id, agent_answered_at, outcome FROM campaign_calls WHERE account_id = $1 AND campaign_id = $2 AND ended_at IS NULL',
+      [campaignId],
+    );
+    return {
+      lines: rows.length,
+      pendingPredictive: rows.filter((r) => Number(r.predictive) === 1 && r.agent_answered_at === null && r.outcome === null).length,
+      agents: rows.filter((r) => Number(r.predictive) === 0 && r.agent_id !== null).map((r) => Number(r.agent_id)),
+    };
+  }
+
+  /** Agents any campaign of the account holds now: a progressive or preview call in progress, a preview reservation. */
+  async heldAgents(now: number): Promise<Set<number>> {
+    const calls = await this.t.all<{ agent_id: number }>(
+      'SELECT DISTINCT agent_id FROM campaign_calls WHERE account_id = $1 AND ended_at IS NULL AND predictive = 0 AND agent_id IS NOT NULL',
+    );
+    const previews = await this.t.all<{ reserved_by: number }>(
+      'SELECT DISTINCT reserved_by FROM campaign_contacts WHERE account_id = $1 AND reserved_by IS NOT NULL AND reserved_until > $2',
+      [now],
+    );
+    return new Set([...calls.map((r) => Number(r.agent_id)), ...previews.map((r) => Number(r.reserved_by))]);
+  }
+
+  /** Over the window from `since`: people who answered, and of them those abandoned (machine answers count in neither). */
+  async window(campaignId: number, since: number): Promise<{ humanAnswered: number; abandoned: number }> {
+    const row = await this.t.get<{ h: number | null; a: number | null }>(
+      `SELECT SUM(CASE WHEN answered_by = 'human' OR (outcome = 'abandoned' AND answered_by IS NULL) THEN 1 ELSE 0 END) AS h,
+              SUM(CASE WHEN outcome = 'abandoned' THEN 1 ELSE 0 END) AS a
+       FROM campaign_calls WHERE account_id = $1 AND campaign_id = $2 AND dialled_at >= $3`,
+      [campaignId, since],
+    );
+    return { humanAnswered: Number(row?.h ?? 0), abandoned: Number(row?.a ?? 0) };
+  }
+
+  /** Of the last `n` dials with a result: how many a person answered, of how many. */
+  async recentAnswers(campaignId: number, n: number): Promise<{ human: number; total: number }> {
+    const row = await this.t.get<{ h: number | null; t: number | null }>(
+      `SELECT SUM(CASE WHEN answered_by = 'human' THEN 1 ELSE 0 END) AS h, COUNT(*) AS t FROM (
+         SELECT answered_by FROM campaign_calls WHERE account_id = $1 AND campaign_id = $2 AND (ended_at IS NOT NULL OR connected_at IS NOT NULL)
+         ORDER BY dialled_at DESC LIMIT $3) r`,
+      [campaignId, n],
+    );
+    return { human: Number(row?.h ?? 0), total: Number(row?.t ?? 0) };
+  }
+
+  /** Contacts by state, for campaign/status and completion. */
+  async contactStates(campaignId: number, now: number, maxAttempts: number): Promise<{ rows: number; done: number; open: number; due: number; scheduled: number; excluded: number }> {
+    const row = await this.t.get<Record<string, number | null>>(
+      `SELECT COUNT(*) AS n,
+              SUM(CASE WHEN done = 1 THEN 1 ELSE 0 END) AS done,
+              SUM(CASE WHEN done = 0 AND (attempts < $4 OR in_call IS NOT NULL OR awaiting IS NOT NULL) THEN 1 ELSE 0 END) AS open,
+              SUM(CASE WHEN done = 0 AND attempts < $4 AND in_call IS NULL AND awaiting IS NULL AND next_at <= $3 THEN 1 ELSE 0 END) AS due,
+              SUM(CASE WHEN done = 0 AND attempts < $4 AND in_call IS NULL AND next_at > $3 THEN 1 ELSE 0 END) AS scheduled,
+              SUM(CASE WHEN done = 1 AND last_outcome = 'excluded' THEN 1 ELSE 0 END) AS excluded
+       FROM campaign_contacts WHERE account_id = $1 AND campaign_id = $2`,
+      [campaignId, now, maxAttempts],
+    );
+    const n = (k: string) => Number(row?.[k] ?? 0);
+    return { rows: n('n'), done: n('done'), open: n('open'), due: n('due'), scheduled: n('scheduled'), excluded: n('excluded') };
+  }
+}

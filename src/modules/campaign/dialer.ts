@@ -1,0 +1,337 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.js';
+import { tenant } from '../../db/tenant.js';
+import type { Database, Queryable } from '../../db/types.js';
+import type { AccountService } from '../account/account.service.js';
+import type { AgentService } from '../agent/agent.service.js';
+import type { BlacklistService } from '../directory/blacklist.service.js';
+import type { ContactService } from '../directory/contact.service.js';
+import type { DncService } from '../directory/dnc.service.js';
+import type { EventsService } from '../events/events.service.js';
+import type { LiveStateService } from '../events/live-state.service.js';
+import { isAvailable } from '../events/live.types.js';
+import { insideCallingHours, zoneFor } from './calling-hours.js';
+import { windowSecs } from './campaign-settings.js';
+import { CampaignRepository, holdsLease } from './campaign.repository.js';
+import { campaignOf, type Campaign } from './campaign.service.js';
+import type { ContactListsPort, ListContact } from './contact-lists.port.js';
+import { DialerRepository, type AttemptRow } from './dialer.repository.js';
+import { afterOutcome, CAMPAIGN_CALL_PREFIX, DISPOSITION_WAIT_SECS } from './outcomes.js';
+import { decideDials, type PacingDecision } from './pacing.js';
+
+export interface DialerDeps {
+  db: Database;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  events: EventsService;
+  accounts: AccountService;
+  agents: AgentService;
+  liveState: LiveStateService;
+  dnc: DncService;
+  blacklist: BlacklistService;
+  contacts: ContactService;
+  lists: ContactListsPort;
+}
+
+/** Contacts read from the lists into the attempt table per tick, at most. */
+const FRESH_PER_TICK = 500;
+/** A call the switch never reported on is closed as failed after ringSecs plus this. */
+const SILENT_GRACE_SECS = 300;
+/** Outside calling hours: look again this much later. */
+const HOURS_RECHECK_SECS = 60;
+/** The recent dials the answer rate is estimated from, and the rate assumed before any. */
+const ANSWER_SAMPLE = 200;
+const PRIOR_HUMAN_RATE = 0.3;
+/** Why a contact was dialled no more. */
+const EXCLUDED = 'excluded';
+
+/** Why a dial did not happen (thrown inside its transaction to roll it back). */
+class NoDial extends Error {
+  constructor(readonly why: 'lease' | 'number' | 'contact') {
+    super(why);
+  }
+}
+
+/** The figures a tick decided from (campaign/status shows them). */
+export interface TickFigures {
+  freeAgents: number[];
+  decision: PacingDecision;
+  dialled: number;
+}
+
+/**
+ * The dialer's work on one campaign (PRODUCT.md §13): housekeeping (the
+ * service's abandons at connectSecs, silent calls, dispositions that never
+ * came, `other.obd`), reading new contacts in, the pacing decision, then each
+ * dial: compliance checked at that moment, the dial recorded and its
+ * `call.originate` command pushed in one transaction that also checks the
+ * lease and that no call to the number is in progress.
+ */
+export class Dialer {
+  constructor(private readonly d: DialerDeps) {}
+
+  private nowSec() {
+    return Math.floor(this.d.clock.now() / 1000);
+  }
+
+  private repo(accountId: number, q: Queryable = this.d.db) {
+    return new DialerRepository(tenant(q, accountId));
+  }
+
+  async campaign(accountId: number, campaignId: number): Promise<Campaign | null> {
+    const row = await new CampaignRepository(tenant(this.d.db, accountId)).find(campaignId);
+    return row ? campaignOf(row) : null;
+  }
+
+  /** One tick of a campaign whose lease `owner` holds. */
+  async tick(accountId: number, campaignId: number, owner: string | null): Promise<TickFigures | null> {
+    const c = await this.campaign(accountId, campaignId);
+    if (!c || c.state !== 'running') return null;
+    const now = this.nowSec();
+    await this.housekeeping(accountId, c, now);
+    const exhausted = await this.readContacts(accountId, c, now);
+    const repo = this.repo(accountId);
+    const progress = await repo.inProgress(campaignId);
+    const held = await repo.heldAgents(now);
+    const free = await this.freeAgents(accountId, c.groupId, held);
+    const reservedHere = new Set(progress.agents);
+    const w = await repo.window(campaignId, this.windowStart(c, now));
+    const recent = await repo.recentAnswers(campaignId, ANSWER_SAMPLE);
+    // The estimate leans on the prior until there are dials to learn from.
+    const humanRate = (recent.human + PRIOR_HUMAN_RATE * 20) / (recent.total + 20);
+    const decision = decideDials({
+      mode: c.mode,
+      freeAgents: free.length,
+      reservedAgents: reservedHere.size,
+      lines: progress.lines,
+      pendingPredictive: progress.pendingPredictive,
+      maxLines: c.maxLines,
+      dialRatio: c.dialRatio,
+      humanAnswered: w.humanAnswered,
+      abandoned: w.abandoned,
+      maxAbandonRate: c.maxAbandonRate,
+      humanRate,
+    });
+    let dialled = 0;
+    if (decision.dials > 0) dialled = await this.dialSome(accountId, c, decision, free, progress.agents, owner, now);
+    if (dialled === 0 && exhausted && progress.lines === 0) await this.completeIfDone(accountId, c, now);
+    return { freeAgents: free, decision, dialled };
+  }
+
+  /** The window's start: rolling 30 days or 24 hours, or the campaign's first start when shorter. */
+  windowStart(c: Campaign, now: number): number {
+    return Math.max(now - windowSecs(c.abandonWindow), c.startedAt ?? now);
+  }
+
+  /** Agents of the group free now (logged in, no break, wrap-up, ring or call) and held by no campaign. */
+  async freeAgents(accountId: number, groupId: number, held: Set<number>): Promise<number[]> {
+    const members = await this.d.agents.groupMembers(accountId, groupId);
+    if (members.length === 0) return [];
+    const live = await this.d.liveState.agents(accountId);
+    return members.filter((id) => {
+      const a = live.get(id);
+      return a !== undefined && isAvailable(a) && a.ringCall === null && !held.has(id);
+    });
+  }
+
+  private async housekeeping(accountId: number, c: Campaign, now: number): Promise<void> {
+    const repo = this.repo(accountId);
+    for (const call of await repo.abandonCandidates(c.campaignId, now - c.connectSecs - 1)) await repo.markAbandoned(call.call_id);
+    for (const call of await repo.silentCalls(c.campaignId, now - c.ringSecs - SILENT_GRACE_SECS)) {
+      await this.d.db.transaction(async (tx) => {
+        const r = this.repo(accountId, tx);
+        await r.endCall(call.call_id, now, 'failed');
+        await afterOutcome(r, call, 'failed', now, c);
+      });
+    }
+    for (const u of await repo.undisposed(c.campaignId, now - DISPOSITION_WAIT_SECS)) {
+      await this.d.db.transaction(async (tx) => {
+        const r = this.repo(accountId, tx);
+        await r.dispose(u.call_id, 'completed', now, null);
+        await r.afterCall(c.campaignId, Number(u.contact_id), { nextAt: now, done: true, awaiting: null, outcome: 'completed' });
+      });
+    }
+    for (const p of await repo.obdPending(c.campaignId, 200)) {
+      await this.d.contacts.setObd(accountId, p.number, p.disposition ?? p.outcome);
+      await repo.obdShown(p.call_id);
+    }
+  }
+
+  /** Reads new list contacts and due list callbacks into the attempt table; true when the lists have nothing more to read. */
+  private async readContacts(accountId: number, c: Campaign, now: number): Promise<boolean> {
+    const campaigns = new CampaignRepository(tenant(this.d.db, accountId));
+    const row = await campaigns.find(c.campaignId);
+    const after = Number((JSON.parse(row?.fresh_cursor ?? '{}') as { position?: number }).position ?? 0);
+    const fresh = await this.d.lists.contactsForDialling(accountId, c.clIds, { afterPosition: after, limit: FRESH_PER_TICK });
+    const repo = this.repo(accountId);
+    if (fresh.length > 0) {
+      await this.d.db.transaction(async (tx) => {
+        await this.repo(accountId, tx).addContacts(
+          c.campaignId,
+          fresh.map((f) => ({
+            contactId: f.contactId,
+            clId: f.clId,
+            position: f.position,
+            number: f.number,
+            nextAt: Math.max(f.scheduleAt ?? 0, f.rescheduleAt ?? 0),
+            callback: f.rescheduleAt !== null,
+          })),
+        );
+        await new CampaignRepository(tenant(tx, accountId)).setCursor(c.campaignId, JSON.stringify({ position: fresh[fresh.length - 1]!.position }));
+      });
+    }
+    for (const cb of await this.d.lists.dueCallbacks(accountId, c.clIds, now, 100)) {
+      const a = await repo.attempt(c.campaignId, cb.contactId);
+      // A callback already dialled since it was set is not dialled again for it.
+      if (a && a.callback === 0 && cb.rescheduleAt !== null) await repo.markCallback(c.campaignId, cb.contactId, cb.rescheduleAt);
+    }
+    return fresh.length < FRESH_PER_TICK;
+  }
+
+  private async completeIfDone(accountId: number, c: Campaign, now: number): Promise<void> {
+    const s = await this.repo(accountId).contactStates(c.campaignId, now, c.maxAttempts);
+    if (s.open > 0) return;
+    await this.d.db.transaction(async (tx) => {
+      const repo = new CampaignRepository(tenant(tx, accountId));
+      const row = await repo.findForUpdate(c.campaignId);
+      if (row?.state === 'running') await repo.setState(c.campaignId, 'completed', now, null);
+    });
+    this.d.log.info({ accountId, campaignId: c.campaignId }, 'campaign completed: no contact can be dialled again');
+  }
+
+  /**
+   * The compliance checks of §13 at the moment of dialling, on the list's
+   * contact as it is now. Answers the number to dial, or null after leaving
+   * the contact for later (or for good) with why.
+   */
+  async compliant(accountId: number, c: Campaign, a: AttemptRow, now: number, accountZone: string): Promise<{ contact: ListContact; number: string } | null> {
+    const repo = this.repo(accountId);
+    const contact = await this.d.lists.contactById(accountId, a.contact_id);
+    if (!contact || contact.deleted) {
+      await repo.setLater(c.campaignId, a.contact_id, now, true, 'deleted');
+      return null;
+    }
+    const number = contact.number;
+    if (contact.scheduleAt !== null && contact.scheduleAt > now) {
+      await repo.setLater(c.campaignId, a.contact_id, contact.scheduleAt, false, null, number);
+      return null;
+    }
+    if (!insideCallingHours(now, zoneFor(contact.timezone, c.timezone, accountZone), c.callingHours)) {
+      await repo.setLater(c.campaignId, a.contact_id, now + HOURS_RECHECK_SECS, false, null, number);
+      return null;
+    }
+    const dnc = await this.d.dnc.get(accountId, number);
+    if (dnc !== 0) {
+      // A DNC until a time: look again then; a permanent one: never.
+      await repo.setLater(c.campaignId, a.contact_id, dnc > 0 ? dnc : now, dnc < 0, dnc < 0 ? EXCLUDED : 'dnc', number);
+      return null;
+    }
+    if ((await this.d.blacklist.blocks(accountId, number, c.did)) || (await this.d.contacts.blacklisted(accountId, number))) {
+      await repo.setLater(c.campaignId, a.contact_id, now, true, EXCLUDED, number);
+      return null;
+    }
+    return { contact, number };
+  }
+
+  private async dialSome(accountId: number, c: Campaign, decision: PacingDecision, free: number[], reserved: number[], owner: string | null, now: number): Promise<number> {
+    const { timezone } = await this.d.accounts.settings(accountId);
+    const candidates = await this.repo(accountId).candidates(c.campaignId, now, c.maxAttempts, decision.dials * 3 + 10);
+    // Progressive calls each name an agent: free ones first, then those this campaign holds, up to ceil(dialRatio) calls each.
+    const perAgent = new Map<number, number>();
+    for (const id of free) perAgent.set(id, 0);
+    for (const id of reserved) perAgent.set(id, (perAgent.get(id) ?? 0) + 1);
+    const slots = Math.ceil(c.dialRatio - 1e-9);
+    const nextAgent = (): number | null => {
+      let best: number | null = null;
+      for (const [id, n] of perAgent) if (n < slots && (best === null || n < perAgent.get(best)!)) best = id;
+      return best;
+    };
+    let dialled = 0;
+    for (const a of candidates) {
+      if (dialled >= decision.dials) break;
+      const ok = await this.compliant(accountId, c, a, now, timezone);
+      if (!ok) continue;
+      let agentId: number | null = null;
+      if (decision.as === 'progressive') {
+        agentId = nextAgent();
+        if (agentId === null) break;
+      }
+      const placed = await this.place(accountId, c, a, ok.number, agentId, decision.as === 'predictive', owner, ok.contact.rescheduleAt !== null && ok.contact.rescheduleAt <= now);
+      if (placed === 'lease') break;
+      if (placed !== 'dialled') continue;
+      if (agentId !== null) perAgent.set(agentId, perAgent.get(agentId)! + 1);
+      dialled++;
+    }
+    return dialled;
+  }
+
+  /**
+   * Records the dial and pushes its command in one transaction (the account's
+   * sequence lock serialises it with every other dial of the account), after
+   * checking there: the lease is still ours, no call to the number is in
+   * progress, and the contact is not in a call already (a restart or another
+   * node may have dialled it).
+   */
+  async place(
+    accountId: number,
+    c: Campaign,
+    a: AttemptRow,
+    number: string,
+    agentId: number | null,
+    predictive: boolean,
+    owner: string | null,
+    listCallback: boolean,
+  ): Promise<'dialled' | NoDial['why']> {
+    const callId = `${CAMPAIGN_CALL_PREFIX}${randomUUID()}`;
+    const now = this.nowSec();
+    const command = {
+      callId,
+      campaignId: String(c.campaignId),
+      customer: number,
+      did: c.did,
+      groupId: c.groupId,
+      ...(agentId !== null ? { agentId } : {}),
+      ringSecs: c.ringSecs,
+      amd: c.amd,
+      machineAction: c.machineAction,
+      connectSecs: c.connectSecs,
+      retryOf: a.last_call,
+      ts: now,
+    };
+    try {
+      await this.d.events.pushCommand(accountId, 'call.originate', command, async (tx) => {
+        const t = tenant(tx, accountId);
+        if (owner !== null && !(await holdsLease(t, c.campaignId, owner, this.d.clock.now()))) throw new NoDial('lease');
+        const repo = new DialerRepository(t);
+        if (await repo.numberInCall(number)) throw new NoDial('number');
+        const fresh = await repo.attempt(c.campaignId, a.contact_id);
+        if (!fresh || fresh.in_call !== null || fresh.done === 1 || fresh.attempts >= c.maxAttempts || fresh.attempts !== a.attempts) throw new NoDial('contact');
+        await repo.recordDial({
+          call_id: callId,
+          campaign_id: c.campaignId,
+          contact_id: a.contact_id,
+          number,
+          agent_id: agentId,
+          attempt: a.attempts + 1,
+          retry_of: a.last_call,
+          predictive: predictive ? 1 : 0,
+          dialled_at: now,
+          connected_at: null,
+          answered_by: null,
+          agent_answered_at: null,
+          ended_at: null,
+          outcome: null,
+          disposition: null,
+          disposed_at: null,
+          notes: null,
+        });
+      });
+    } catch (err) {
+      if (err instanceof NoDial) return err.why;
+      throw err;
+    }
+    if (listCallback) await this.d.lists.clearReschedule(accountId, a.contact_id);
+    return 'dialled';
+  }
+}

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../clock.js';
+import { tenant } from '../../db/tenant.js';
+import type { Database } from '../../db/types.js';
+import { CampaignLeaseRepository } from './campaign.repository.js';
+import type { Dialer } from './dialer.js';
+
+export interface DialerWorkerOptions {
+  /** Real-time interval between ticks (at least once a second, PRODUCT.md §13). */
+  tickMs: number;
+  /** How long a lease holds without renewal: another node takes a campaign over this long after its node died. */
+  leaseMs: number;
+}
+
+export const DEFAULT_DIALER_OPTIONS: DialerWorkerOptions = { tickMs: 1000, leaseMs: 15_000 };
+
+/**
+ * Runs the dialer: every tick, one statement takes or renews the lease of
+ * every running campaign that is free, expired or already this node's
+ * (`campaigns.lease_owner`, like the webhook worker's claims), then dials
+ * each held campaign once. A dial checks the lease again in its own
+ * transaction, so a node that lost it mid-tick (paused, partitioned) places
+ * nothing more. Nothing is kept in memory between ticks: after a crash the
+ * lease runs out and another node (or this one restarted) goes on from the
+ * database, where every dial was recorded before its command left.
+ */
+export class DialerWorker {
+  /** This node's lease owner id. */
+  readonly owner = randomUUID();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+  private stopped = true;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+    private readonly dialer: Dialer,
+    private readonly opts: DialerWorkerOptions = DEFAULT_DIALER_OPTIONS,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule();
+  }
+
+  /** Stops ticking and gives up this node's leases, so another node takes its campaigns at once. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+    await new CampaignLeaseRepository(tenant(this.db, 0)).release(this.owner).catch(() => undefined);
+  }
+
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      this.running = this.tick()
+        .catch((err: unknown) => this.log.warn({ err }, 'dialer tick failed'))
+        .finally(() => {
+          this.running = undefined;
+          if (!this.stopped) this.schedule();
+        });
+    }, this.opts.tickMs);
+    this.timer.unref();
+  }
+
+  /** One tick: claims leases, dials each held campaign; answers the campaigns it held (tests call it after moving the clock). */
+  async tick(): Promise<Array<{ accountId: number; campaignId: number }>> {
+    const now = this.clock.now();
+    const leases = new CampaignLeaseRepository(tenant(this.db, 0));
+    if (!(await leases.anyRunning())) return [];
+    const held = await leases.claim(this.owner, now, now + this.opts.leaseMs);
+    for (const { account_id: accountId, campaign_id: campaignId } of held) {
+      try {
+        await this.dialer.tick(accountId, campaignId, this.owner);
+      } catch (err) {
+        this.log.warn({ err, accountId, campaignId }, 'dialer tick of a campaign failed');
+      }
+    }
+    return held.map((h) => ({ accountId: h.account_id, campaignId: h.campaign_id }));
+  }
+}
