@@ -473,6 +473,248 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/campaign/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an outbound campaign (a draft): its lists, group, caller DID, mode and settings (PRODUCT.md §13)
+         * @description Callers: client, agent. Permission: `campaign.manage`. Error codes: 1000, 1001, 1006, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["campaign_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/campaign/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a draft, stopped or completed campaign (its past calls stay in the reports)
+         * @description Callers: client, agent. Permission: `campaign.manage`. Error codes: 1000, 1012, 1014, 1015, 1047, 1524 (HTTP 200, error envelope).
+         */
+        post: operations["campaign_delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/campaign/disposition": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a campaign call's disposition (the agent on the call, or campaign.manage): final, callback at callbackAt, dnc
+         * @description A final code makes the contact done; `callback` dials it again at `callbackAt` (first in line); `dnc` also lists the number permanently on DNC. An answered call without a disposition within 10 minutes of its end is `completed`.
+         *
+         *     Callers: client, agent. Error codes: 1000, 1012, 1014, 1015, 1047, 1524 (HTTP 200, error envelope).
+         */
+        post: operations["campaign_disposition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/campaign/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The account's campaigns with their state and every setting
+         * @description Callers: client, agent. Permission: `campaign.view`. Error codes: 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["campaign_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/campaign/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a running campaign: no new dials, calls in progress go on
+         * @description Callers: client, agent. Permission: `campaign.manage`. Error codes: 1000, 1012, 1014, 1015, 1047, 1524 (HTTP 200, error envelope).
+         */
+        post: operations["campaign_pause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/campaign/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview mode: the next dialable contact, held for the calling agent 60 s (null: none now)
+         * @description Callers: agent. Error codes: 1000, 1012, 1014, 1015, 1047, 1509, 1524 (HTTP 200, error envelope).
+         */
+        post: operations["campaign_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/campaign/previewDial": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview mode: dial the contact held for the calling agent (the switch rings the agent first)
+         * @description Callers: agent. Error codes: 1000, 1012, 1014, 1015, 1047, 1501, 1509, 1524 (HTTP 200, error envelope).
+         */
+        post: operations["campaign_previewDial"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/campaign/previewSkip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview mode: give the held contact back (dialable again)
+         * @description Callers: agent. Error codes: 1000, 1012, 1014, 1015, 1047, 1509, 1524 (HTTP 200, error envelope).
+         */
+        post: operations["campaign_previewSkip"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/campaign/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start (or resume) a campaign: draft or paused → running
+         * @description Callers: client, agent. Permission: `campaign.manage`. Error codes: 1000, 1012, 1014, 1015, 1047, 1524 (HTTP 200, error envelope).
+         */
+        post: operations["campaign_start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/campaign/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A campaign now: state, dial level, lines, agents, contacts by state, the abandon rate over its window
+         * @description Callers: client, agent. Permission: `campaign.view`. Error codes: 1000, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["campaign_status"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/campaign/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a campaign for good: no new dials, calls in progress go on
+         * @description Callers: client, agent. Permission: `campaign.manage`. Error codes: 1000, 1012, 1014, 1015, 1047, 1524 (HTTP 200, error envelope).
+         */
+        post: operations["campaign_stop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/campaign/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a campaign (fields given are merged; `mode` only while not running)
+         * @description Callers: client, agent. Permission: `campaign.manage`. Error codes: 1000, 1001, 1006, 1012, 1014, 1015, 1047, 1524 (HTTP 200, error envelope).
+         */
+        post: operations["campaign_update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/contactList/contacts": {
         parameters: {
             query?: never;
@@ -3010,7 +3252,7 @@ export interface operations {
                     /** @description Session id (from auth/login). Not together with userId/token. */
                     ssid?: string;
                     targetId?: string | number;
-                    targetType?: "agent" | "group" | "role" | "did" | "contact" | "account" | "token" | "webhook" | "sticky" | "dnc" | "blacklist" | "contactList" | "listContact";
+                    targetType?: "agent" | "group" | "role" | "did" | "contact" | "account" | "token" | "webhook" | "sticky" | "dnc" | "blacklist" | "contactList" | "listContact" | "campaign";
                     /** @description Unix seconds */
                     to?: number;
                     /** @description API token (from auth/token), with userId */
@@ -3734,6 +3976,960 @@ export interface operations {
                          * @enum {integer}
                          */
                         code: 1000 | 1001 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    campaign_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "name": "Renewals November",
+                 *       "clIds": [
+                 *         1
+                 *       ],
+                 *       "groupId": 55,
+                 *       "did": "918040001234",
+                 *       "mode": "predictive",
+                 *       "maxAbandonRate": 3,
+                 *       "callingHours": {
+                 *         "start": "10:00",
+                 *         "end": "19:00",
+                 *         "weekDays": [
+                 *           1,
+                 *           2,
+                 *           3,
+                 *           4,
+                 *           5,
+                 *           6
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Rolling window of the abandon rate (default 30d) */
+                    abandonWindow?: "30d" | "24h";
+                    /** @description Ask the switch for answering-machine detection (default false) */
+                    amd?: boolean;
+                    /** @description Local time of the contact (its timezone, else the campaign’s, else the account’s); default 09:00–21:00 every day */
+                    callingHours?: {
+                        /** @description HH:MM */
+                        end?: string;
+                        /** @description HH:MM */
+                        start?: string;
+                        /** @description 1 = Monday … 7 = Sunday */
+                        weekDays?: number[];
+                    };
+                    /** @description Contact lists dialled, in order */
+                    clIds: (number | string)[];
+                    /** @description A person not connected to an agent within this is abandoned (default 2) */
+                    connectSecs?: number;
+                    /** @description Progressive: calls per available agent, 1–3 (default 1) */
+                    dialRatio?: number;
+                    /** @description The caller id shown: one of the account's DIDs */
+                    did: string | number;
+                    /** @description Codes an agent may set after a call */
+                    dispositions?: {
+                        code: string;
+                        /** @description true: the contact is done */
+                        final: boolean;
+                    }[];
+                    /** @description The group whose agents take the calls */
+                    groupId: number | string;
+                    /** @description A machine answer: hang up (default) or pass to an agent */
+                    machineAction?: "hangup" | "agent";
+                    /** @description Percent of human answers abandoned over the window (default 3) */
+                    maxAbandonRate?: number;
+                    /** @description Dials per contact at most (default 3) */
+                    maxAttempts?: number;
+                    /** @description Calls in progress at most (default 50) */
+                    maxLines?: number;
+                    /** @description preview: an agent asks for the next contact; progressive: an agent is reserved, then the customer dialled; predictive: dialled ahead of free agents */
+                    mode: "preview" | "progressive" | "predictive";
+                    name: string;
+                    /** @description Seconds before the next attempt, by outcome */
+                    retryDelays?: {
+                        /** @description default 259200 */
+                        abandoned?: number;
+                        /** @description default 900 */
+                        busy?: number;
+                        /** @description default 3600 */
+                        failed?: number;
+                        /** @description default 14400 */
+                        machine?: number;
+                        /** @description default 3600 */
+                        noAnswer?: number;
+                    };
+                    /** @description Ring the customer this long (default 25, at least 15) */
+                    ringSecs?: number;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description IANA zone; null: the account's */
+                    timezone?: string | null;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            campaignId: number;
+                        };
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: also: the DID is not one of the account’s (the message names `did`)
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         *     - `1006`: Group id does not exist: no group with that id in the account
+                         *     - `1012`: No data found: a contact list does not exist
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1001 | 1006 | 1012 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    campaign_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "campaignId": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Campaign id (the `campId` of reports) */
+                    campaignId: number | string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: the record does not exist (or is not live)
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1524`: Invalid action: the campaign is running or paused
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047 | 1524;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    campaign_disposition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "callId": "obd-6f1c0e1e-8d1c-4c57-9a55-3f7d8c2b1a10",
+                 *       "disposition": "callback",
+                 *       "callbackAt": 1768042800
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Unix seconds: when the callback is due (disposition callback) */
+                    callbackAt?: number;
+                    callId: string;
+                    disposition: string;
+                    notes?: string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: also: a code the campaign does not define
+                         *     - `1012`: No data found: the record does not exist (or is not live)
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: neither the agent on the call nor campaign.manage
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1524`: Invalid action: no agent answered the call
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047 | 1524;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    campaign_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            abandonWindow: string;
+                            amd: boolean;
+                            callingHours: {
+                                end: string;
+                                start: string;
+                                weekDays: number[];
+                            };
+                            campaignId: number;
+                            clIds: number[];
+                            connectSecs: number;
+                            /** @description Unix seconds */
+                            createdAt: number;
+                            dialRatio: number;
+                            did: string;
+                            dispositions: {
+                                code: string;
+                                final: boolean;
+                            }[];
+                            groupId: number;
+                            machineAction: string;
+                            maxAbandonRate: number;
+                            maxAttempts: number;
+                            maxLines: number;
+                            /** @description preview: an agent asks for the next contact; progressive: an agent is reserved, then the customer dialled; predictive: dialled ahead of free agents */
+                            mode: "preview" | "progressive" | "predictive";
+                            name: string;
+                            retryDelays: {
+                                abandoned: number;
+                                busy: number;
+                                failed: number;
+                                machine: number;
+                                noAnswer: number;
+                            };
+                            ringSecs: number;
+                            /** @description First start, Unix seconds */
+                            startedAt: number | null;
+                            state: "draft" | "running" | "paused" | "stopped" | "completed";
+                            timezone: string | null;
+                        }[];
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    campaign_pause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "campaignId": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Campaign id (the `campId` of reports) */
+                    campaignId: number | string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            state: "draft" | "running" | "paused" | "stopped" | "completed";
+                        };
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: the record does not exist (or is not live)
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1524`: Invalid action: the campaign is not in a state this operation leaves
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047 | 1524;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    campaign_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "campaignId": 2
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Campaign id (the `campId` of reports) */
+                    campaignId: number | string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            attempts: number;
+                            clId: number;
+                            contactId: number;
+                            number: string;
+                            record: {
+                                [key: string]: unknown;
+                            };
+                            /** @description Unix seconds */
+                            reservedUntil: number;
+                        } | null;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: the record does not exist (or is not live)
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1509`: Invalid agent id: the agent is not in the campaign’s group
+                         *     - `1524`: Invalid action: the campaign is not a running preview campaign
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047 | 1509 | 1524;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    campaign_previewDial: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "campaignId": 2,
+                 *       "contactId": 17
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Campaign id (the `campId` of reports) */
+                    campaignId: number | string;
+                    /** @description Id (number, or string of digits) */
+                    contactId: number | string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            callId: string;
+                        };
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: the record does not exist (or is not live)
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1501`: Data already in processing: a call to the number is in progress
+                         *     - `1509`: Invalid agent id
+                         *     - `1524`: Invalid action: the contact is not held for the agent, or may not be dialled now
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047 | 1501 | 1509 | 1524;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    campaign_previewSkip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "campaignId": 2,
+                 *       "contactId": 17
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Campaign id (the `campId` of reports) */
+                    campaignId: number | string;
+                    /** @description Id (number, or string of digits) */
+                    contactId: number | string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: the record does not exist (or is not live)
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1509`: Invalid agent id
+                         *     - `1524`: Invalid action
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047 | 1509 | 1524;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    campaign_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "campaignId": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Campaign id (the `campId` of reports) */
+                    campaignId: number | string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            state: "draft" | "running" | "paused" | "stopped" | "completed";
+                        };
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: the record does not exist (or is not live)
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1524`: Invalid action: the campaign is not in a state this operation leaves
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047 | 1524;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    campaign_status: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "campaignId": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Campaign id (the `campId` of reports) */
+                    campaignId: number | string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            agents: {
+                                available: number;
+                                onCall: number;
+                                wrapUp: number;
+                            };
+                            contacts: {
+                                dialable: number;
+                                done: number;
+                                excluded: number;
+                                scheduled: number;
+                                total: number;
+                            };
+                            /** @description Calls dialled per available agent now */
+                            dialLevel: number;
+                            /** @description Calls in progress */
+                            lines: number;
+                            /** @description preview: an agent asks for the next contact; progressive: an agent is reserved, then the customer dialled; predictive: dialled ahead of free agents */
+                            mode: "preview" | "progressive" | "predictive";
+                            state: "draft" | "running" | "paused" | "stopped" | "completed";
+                            window: {
+                                abandoned: number;
+                                abandonRate: number;
+                                humanAnswered: number;
+                            };
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: the record does not exist (or is not live)
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    campaign_stop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "campaignId": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Campaign id (the `campId` of reports) */
+                    campaignId: number | string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            state: "draft" | "running" | "paused" | "stopped" | "completed";
+                        };
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1012`: No data found: the record does not exist (or is not live)
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1524`: Invalid action: the campaign is not in a state this operation leaves
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1012 | 1014 | 1015 | 1047 | 1524;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    campaign_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "campaignId": 1,
+                 *       "maxAttempts": 5,
+                 *       "retryDelays": {
+                 *         "busy": 600
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Rolling window of the abandon rate (default 30d) */
+                    abandonWindow?: "30d" | "24h";
+                    /** @description Ask the switch for answering-machine detection (default false) */
+                    amd?: boolean;
+                    /** @description Local time of the contact (its timezone, else the campaign’s, else the account’s); default 09:00–21:00 every day */
+                    callingHours?: {
+                        /** @description HH:MM */
+                        end?: string;
+                        /** @description HH:MM */
+                        start?: string;
+                        /** @description 1 = Monday … 7 = Sunday */
+                        weekDays?: number[];
+                    };
+                    /** @description Campaign id (the `campId` of reports) */
+                    campaignId: number | string;
+                    /** @description Contact lists dialled, in order */
+                    clIds?: (number | string)[];
+                    /** @description A person not connected to an agent within this is abandoned (default 2) */
+                    connectSecs?: number;
+                    /** @description Progressive: calls per available agent, 1–3 (default 1) */
+                    dialRatio?: number;
+                    did?: string | number;
+                    /** @description Codes an agent may set after a call */
+                    dispositions?: {
+                        code: string;
+                        /** @description true: the contact is done */
+                        final: boolean;
+                    }[];
+                    /** @description Id (number, or string of digits) */
+                    groupId?: number | string;
+                    /** @description A machine answer: hang up (default) or pass to an agent */
+                    machineAction?: "hangup" | "agent";
+                    /** @description Percent of human answers abandoned over the window (default 3) */
+                    maxAbandonRate?: number;
+                    /** @description Dials per contact at most (default 3) */
+                    maxAttempts?: number;
+                    /** @description Calls in progress at most (default 50) */
+                    maxLines?: number;
+                    /** @description preview: an agent asks for the next contact; progressive: an agent is reserved, then the customer dialled; predictive: dialled ahead of free agents */
+                    mode?: "preview" | "progressive" | "predictive";
+                    name?: string;
+                    /** @description Seconds before the next attempt, by outcome */
+                    retryDelays?: {
+                        /** @description default 259200 */
+                        abandoned?: number;
+                        /** @description default 900 */
+                        busy?: number;
+                        /** @description default 3600 */
+                        failed?: number;
+                        /** @description default 14400 */
+                        machine?: number;
+                        /** @description default 3600 */
+                        noAnswer?: number;
+                    };
+                    /** @description Ring the customer this long (default 25, at least 15) */
+                    ringSecs?: number;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description IANA zone; null: the account's */
+                    timezone?: string | null;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        message: string;
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         *     - `1006`: Group id does not exist: no group with that id in the account
+                         *     - `1012`: No data found: the record does not exist (or is not live)
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1524`: Invalid action: a change of mode while the campaign is running
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1001 | 1006 | 1012 | 1014 | 1015 | 1047 | 1524;
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };

@@ -20,7 +20,8 @@ type Env = Record<string, unknown> & { t: Session & { accountId: number }; op: S
  */
 interface Step {
   op: string;
-  as?: 'operator';
+  /** Who calls: the tenant's client session by default, the operator, or an agent of the tenant (e.desk). */
+  as?: 'operator' | 'agent';
   body(e: Env): Row;
   target: string;
   id?(e: Env): string | null;
@@ -298,6 +299,93 @@ const STEPS: Step[] = [
     changes: (c) => expect(c).toEqual({ name: ['Renewals', null] }),
   },
   {
+    op: 'campaign/create',
+    body: (e) => ({ name: 'Renewals', clIds: [e.campaignList], groupId: e.deskGroup, did: e.did, mode: 'preview', maxAttempts: 5 }),
+    target: 'campaign',
+    keep: (a, e) => (e.campaign = (a.data as Row).campaignId),
+    changes: (c, e) => {
+      expect(c).toMatchObject({ name: [null, 'Renewals'], state: [null, 'draft'], mode: [null, 'preview'], clIds: [null, [e.campaignList]], maxAttempts: [null, 5] });
+      expect(c.retryDelays).toEqual([null, { noAnswer: 3600, busy: 900, failed: 3600, machine: 14400, abandoned: 259200 }]);
+    },
+  },
+  {
+    op: 'campaign/update',
+    body: (e) => ({ campaignId: e.campaign, callingHours: { start: '00:00', end: '23:59' }, ringSecs: 30 }),
+    target: 'campaign',
+    id: (e) => String(e.campaign),
+    changes: (c) =>
+      expect(c).toEqual({
+        callingHours: [
+          { start: '09:00', end: '21:00', weekDays: [1, 2, 3, 4, 5, 6, 7] },
+          { start: '00:00', end: '23:59', weekDays: [1, 2, 3, 4, 5, 6, 7] },
+        ],
+        ringSecs: [25, 30],
+      }),
+  },
+  {
+    op: 'campaign/start',
+    body: (e) => ({ campaignId: e.campaign }),
+    target: 'campaign',
+    id: (e) => String(e.campaign),
+    changes: (c) => expect(c).toEqual({ state: ['draft', 'running'] }),
+  },
+  {
+    op: 'campaign/preview',
+    as: 'agent',
+    body: (e) => ({ campaignId: e.campaign }),
+    target: 'campaign',
+    id: (e) => String(e.campaign),
+    keep: (a, e) => (e.previewed = (a.data as Row).contactId),
+    changes: (c, e) => expect(c).toEqual({ contactId: [null, e.previewed] }),
+  },
+  {
+    op: 'campaign/previewSkip',
+    as: 'agent',
+    body: (e) => ({ campaignId: e.campaign, contactId: e.previewed }),
+    target: 'campaign',
+    id: (e) => String(e.campaign),
+    changes: (c, e) => expect(c).toEqual({ contactId: [e.previewed, null] }),
+  },
+  {
+    // Preceded by a campaign/preview of the agent (the contact it dials must be held for it).
+    op: 'campaign/previewDial',
+    as: 'agent',
+    body: (e) => ({ campaignId: e.campaign, contactId: e.previewed }),
+    target: 'campaign',
+    id: (e) => String(e.campaign),
+    keep: (a, e) => (e.campaignCall = (a.data as Row).callId),
+    changes: (c, e) => expect(c).toEqual({ callId: [null, e.campaignCall] }),
+  },
+  {
+    // Preceded by the switch's events: the agent answered the call.
+    op: 'campaign/disposition',
+    body: (e) => ({ callId: e.campaignCall, disposition: 'sale' }),
+    target: 'campaign',
+    id: (e) => String(e.campaign),
+    changes: (c, e) => expect(c).toEqual({ disposition: [null, { callId: e.campaignCall, disposition: 'sale' }] }),
+  },
+  {
+    op: 'campaign/pause',
+    body: (e) => ({ campaignId: e.campaign }),
+    target: 'campaign',
+    id: (e) => String(e.campaign),
+    changes: (c) => expect(c).toEqual({ state: ['running', 'paused'] }),
+  },
+  {
+    op: 'campaign/stop',
+    body: (e) => ({ campaignId: e.campaign }),
+    target: 'campaign',
+    id: (e) => String(e.campaign),
+    changes: (c) => expect(c).toEqual({ state: ['paused', 'stopped'] }),
+  },
+  {
+    op: 'campaign/delete',
+    body: (e) => ({ campaignId: e.campaign }),
+    target: 'campaign',
+    id: (e) => String(e.campaign),
+    changes: (c) => expect(c.name).toEqual(['Renewals', null]),
+  },
+  {
     op: 'Agent/delete',
     body: (e) => ({ agentId: e.agent }),
     target: 'agent',
@@ -352,6 +440,7 @@ const TARGET_MODULE: Record<string, string> = {
   webhook: 'webhook',
   contactList: 'contactList',
   listContact: 'contactList',
+  campaign: 'campaign',
 };
 
 /**
@@ -430,7 +519,28 @@ async function environment(h: Harness): Promise<Env> {
   ]);
   advance(h, 2);
   await ingestOk(h, t.ssid, [ev(h, 'call.answered', { callId: 'aud-k1', agentId: a1.agentId })]);
-  return { t, op, did, did2: `80${uniquePhone()}`, agent2: sup.agentId, sup: sup.agentId, rx, nowSec: nowSec(h) };
+  // A preview campaign's world: an agent (who may read the trail) logged in to its group, a list of two contacts.
+  const deskGroup = await createGroup(h, t);
+  const { createRole, login } = { ...(await import('../helpers/admin.js')), ...(await import('../helpers/factories.js')) };
+  const deskAgent = await createAgent(h, t, { group: deskGroup, role: await createRole(h, t, { permissions: ['audit.view'] }) });
+  await ingestOk(h, t.ssid, [ev(h, 'agent.login', { agentId: deskAgent.agentId })]);
+  const list = await h.post<{ data: { clId: number } }>('/api/v2/contactList/create', { ssid: t.ssid, name: 'Campaign list' });
+  const campaignList = list.body.data.clId;
+  await h.post('/api/v2/contactList/import', { ssid: t.ssid, clId: campaignList, records: [{ number: '919812300001' }, { number: '919812300002' }] });
+  return {
+    t,
+    op,
+    did,
+    did2: `80${uniquePhone()}`,
+    agent2: sup.agentId,
+    sup: sup.agentId,
+    rx,
+    nowSec: nowSec(h),
+    deskGroup,
+    deskAgent: deskAgent.agentId,
+    desk: await login(h, deskAgent.email, deskAgent.password),
+    campaignList,
+  };
 }
 
 forEachDatabase(
@@ -456,7 +566,22 @@ forEachDatabase(
           const d = await h.post('/api/v2/webhook/deliveries', { ssid: e.t.ssid, webhookId: e.webhook });
           e.delivery = (d.body.data as Row[])[0]!.deliveryId;
         }
-        const who = step.as === 'operator' ? e.op : e.t;
+        if (step.op === 'campaign/previewDial') {
+          const held = await h.post('/api/v2/campaign/preview', { ssid: (e.desk as Session).ssid, campaignId: e.campaign });
+          e.previewed = (held.body.data as Row).contactId;
+        }
+        if (step.op === 'campaign/disposition') {
+          const callId = e.campaignCall as string;
+          const agentId = e.deskAgent as number;
+          await ingestOk(h, e.t.ssid, [
+            ev(h, 'call.queued', { callId, groupId: e.deskGroup, direction: 'outbound' }),
+            ev(h, 'call.ringing', { callId, agentId }),
+            ev(h, 'call.answered', { callId, agentId }),
+            ev(h, 'call.dialing', { callId, direction: 'outbound' }),
+            ev(h, 'call.connected', { callId, answeredBy: 'human' }),
+          ]);
+        }
+        const who = step.as === 'operator' ? e.op : step.as === 'agent' ? (e.desk as Session) : e.t;
         const since = await lastAuditId(h, who);
         const res = await h.post(`/api/v2/${step.op}`, { ssid: who.ssid, ...step.body(e) }, { 'x-forwarded-for': '198.51.100.9' });
         expect(res.body.status, `${step.op} ${JSON.stringify(res.body)}`).toBe('success');
@@ -467,7 +592,7 @@ forEachDatabase(
           step.op,
         ).toEqual([step.op]);
         const r = records[0]!;
-        expect(r.principal, step.op).toEqual({ kind: 'client', id: who.userId, name: expect.any(String) });
+        expect(r.principal, step.op).toEqual({ kind: step.as === 'agent' ? 'agent' : 'client', id: who.userId, name: expect.any(String) });
         expect(r.credential).toBe('session');
         expect(r.ip).toBeTruthy();
         expect(r.at).toBeGreaterThan(1_700_000_000);
@@ -580,5 +705,5 @@ forEachDatabase(
       expect((await h.post('/api/v2/audit/list', { ssid: s2.ssid })).body).toMatchObject({ code: 1015, message: expect.stringContaining('audit.view') });
     });
   },
-  { config: { webhookAllowPrivate: true } },
+  { config: { webhookAllowPrivate: true, campaignDialer: false } },
 );

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { createAgent, createDid, createGroup } from '../helpers/admin.js';
+import { createAgent, createDid, createGroup, createRole } from '../helpers/admin.js';
 import { createTenant, login, unique, type Session } from '../helpers/factories.js';
 import type { Harness } from '../helpers/harness.js';
 import { baseUrl, openSse, type SseMessage, type SseReader } from '../helpers/sse.js';
@@ -31,8 +31,10 @@ export async function world(h: Harness, opts: { agents?: number; numbers?: Array
   const t = await createTenant(h);
   const did = await createDid(h, t);
   const group = await createGroup(h, t);
+  // Agents who may do what an agent does, not manage campaigns: a disposition is theirs only for their own calls.
+  const role = await createRole(h, t, { permissions: ['agent.view', 'queue.view'] });
   const agents = [];
-  for (let i = 0; i < (opts.agents ?? 1); i++) agents.push(await createAgent(h, t, { group }));
+  for (let i = 0; i < (opts.agents ?? 1); i++) agents.push(await createAgent(h, t, { group, role }));
   if (opts.loggedIn !== false && agents.length > 0) await ingestOk(h, t.ssid, agents.map((a) => ev(h, 'agent.login', { agentId: a.agentId })));
   const clId = await createList(h, t, opts.numbers ?? []);
   const sw = await h.post<{ userId: string; token: string }>('/api/v2/auth/token', { ssid: t.ssid, kind: 'switch' });

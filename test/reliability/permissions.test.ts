@@ -68,6 +68,14 @@ const TABLE: Record<string, string> = {
   'contactlist/import': 'campaign.manage',
   'addcontactapi/addcontact': 'campaign.manage',
   'addcontactapi/deletecontact': 'campaign.manage',
+  'campaign/create': 'campaign.manage',
+  'campaign/update': 'campaign.manage',
+  'campaign/delete': 'campaign.manage',
+  'campaign/start': 'campaign.manage',
+  'campaign/pause': 'campaign.manage',
+  'campaign/stop': 'campaign.manage',
+  'campaign/list': 'campaign.view',
+  'campaign/status': 'campaign.view',
 };
 /** Operations for clients (and switches) only: an agent, whatever its role, gets 1015. */
 const NOT_FOR_AGENTS = new Set([

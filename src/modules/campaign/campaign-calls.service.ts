@@ -67,8 +67,11 @@ export class CampaignCallsService {
     const now = this.nowSec();
     const repo = this.repo(accountId);
     const { timezone } = await this.d.accounts.settings(accountId);
+    // New list contacts are read in here too: preview does not wait for the dialer's tick.
+    await this.d.dialer.readContacts(accountId, c, now);
     // The one already held for this agent first (asking twice does not take a second contact).
-    for (const a of await repo.candidates(campaignId, now, c.maxAttempts, 50)) {
+    const held = await repo.heldFor(campaignId, agentId, now);
+    for (const a of [...(held ? [held] : []), ...(await repo.candidates(campaignId, now, c.maxAttempts, 50))]) {
       const ok = await this.d.dialer.compliant(accountId, c, a, now, timezone);
       if (!ok) continue;
       await repo.reserve(campaignId, a.contact_id, agentId, now + PREVIEW_HOLD_SECS);

@@ -89,6 +89,17 @@ export class DialerRepository {
       .then((rows) => rows.map(attemptRow));
   }
 
+  /** The contact a preview holds for the agent now, if any. */
+  heldFor(campaignId: number, agentId: number, now: number): Promise<AttemptRow | undefined> {
+    return this.t
+      .get<AttemptRow>(`SELECT ${ATTEMPT} FROM campaign_contacts WHERE account_id = $1 AND campaign_id = $2 AND reserved_by = $3 AND reserved_until > $4 AND in_call IS NULL`, [
+        campaignId,
+        agentId,
+        now,
+      ])
+      .then((r) => r && attemptRow(r));
+  }
+
   attempt(campaignId: number, contactId: number): Promise<AttemptRow | undefined> {
     return this.t
       .get<AttemptRow>(`SELECT ${ATTEMPT} FROM campaign_contacts WHERE account_id = $1 AND campaign_id = $2 AND contact_id = $3`, [campaignId, contactId])

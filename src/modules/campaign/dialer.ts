@@ -159,7 +159,7 @@ export class Dialer {
   }
 
   /** Reads new list contacts and due list callbacks into the attempt table; true when the lists have nothing more to read. */
-  private async readContacts(accountId: number, c: Campaign, now: number): Promise<boolean> {
+  async readContacts(accountId: number, c: Campaign, now: number): Promise<boolean> {
     const campaigns = new CampaignRepository(tenant(this.d.db, accountId));
     const row = await campaigns.find(c.campaignId);
     const after = Number((JSON.parse(row?.fresh_cursor ?? '{}') as { position?: number }).position ?? 0);

@@ -59,15 +59,17 @@ export class CampaignOutcomes implements OutboundObserver {
     for (const ev of events) {
       const call = await repo.call(ev.callId!);
       if (!call) continue;
+      // Stored as whole seconds: the switch may send fractions.
+      const ts = Math.floor(ev.ts);
       switch (ev.type) {
         case 'call.connected':
-          await repo.callProgress(call.call_id, { connectedAt: ev.ts, answeredBy: ev.answeredBy });
+          await repo.callProgress(call.call_id, { connectedAt: ts, answeredBy: ev.answeredBy });
           break;
         case 'call.answered':
-          await repo.callProgress(call.call_id, { agentAnsweredAt: ev.ts, agentId: ev.agentId });
+          await repo.callProgress(call.call_id, { agentAnsweredAt: ts, agentId: ev.agentId });
           break;
         case 'call.ended':
-          await this.ended(tx, accountId, call, ev);
+          await this.ended(tx, accountId, call, ev, ts);
           break;
         default:
           break;
@@ -75,15 +77,15 @@ export class CampaignOutcomes implements OutboundObserver {
     }
   }
 
-  private async ended(tx: Queryable, accountId: number, call: CallRow, ev: TelephonyEvent): Promise<void> {
+  private async ended(tx: Queryable, accountId: number, call: CallRow, ev: TelephonyEvent, ts: number): Promise<void> {
     if (call.ended_at !== null) return;
     const t = tenant(tx, accountId);
     const repo = new DialerRepository(t);
     const row = await new CampaignRepository(t).find(call.campaign_id);
     const settings = row ? campaignOf(row) : null;
     const outcome = outcomeOf(call, ev.reason, settings?.machineAction ?? 'hangup');
-    await repo.endCall(call.call_id, ev.ts, outcome);
-    await afterOutcome(repo, call, outcome, ev.ts, settings);
+    await repo.endCall(call.call_id, ts, outcome);
+    await afterOutcome(repo, call, outcome, ts, settings);
   }
 }
 
