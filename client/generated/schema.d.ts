@@ -4447,7 +4447,14 @@ export interface operations {
                             contactId: number;
                             number: string;
                             record: {
-                                [key: string]: unknown;
+                                /** @description The record’s other columns */
+                                fields: {
+                                    [key: string]: string | number | boolean | null;
+                                };
+                                name: string;
+                                number: string;
+                                /** @description IANA zone, or '' (the campaign's applies) */
+                                timezone: string;
                             };
                             /** @description Unix seconds */
                             reservedUntil: number;

@@ -232,7 +232,7 @@ export function campaignOperations({ campaigns, campaignCalls }: { campaigns: Ca
       errorNotes: { 1509: 'the agent is not in the campaign’s group', 1524: 'the campaign is not a running preview campaign' },
       examples: {
         request: { campaignId: 2 },
-        response: { data: { contactId: 17, clId: 1, number: '919876500011', attempts: 0, reservedUntil: 1768039260, record: { name: 'Ravi K' } } },
+        response: { data: { contactId: 17, clId: 1, number: '919876500011', attempts: 0, reservedUntil: 1768039260, record: { number: '919876500011', name: 'Ravi K', timezone: 'Asia/Kolkata', fields: { plan: 'gold' } } } },
       },
       async handler({ principal, body }) {
         return { data: await campaignCalls.preview(principal, toId(body.campaignId)) };

@@ -134,7 +134,12 @@ export const PreviewResponse = SuccessSchema({
       number: Type.String(),
       attempts: Type.Integer(),
       reservedUntil: Type.Integer({ description: 'Unix seconds' }),
-      record: Type.Record(Type.String(), Type.Unknown()),
+      record: Type.Object({
+        number: Type.String(),
+        name: Type.String(),
+        timezone: Type.String({ description: "IANA zone, or '' (the campaign's applies)" }),
+        fields: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), { description: 'The record’s other columns' }),
+      }),
     }),
     Type.Null(),
   ]),

@@ -12,7 +12,7 @@ export interface ListContact {
   name: string;
   /** IANA zone, or '' (the campaign's zone applies). */
   timezone: string;
-  fields: Record<string, unknown>;
+  fields: Record<string, string | number | boolean | null>;
   /** `campaignSchedule`: not dialled before (Unix s). */
   scheduleAt: number | null;
   /** `campaignReschedule`: a callback due then (Unix s). */
