@@ -304,7 +304,13 @@ const STEPS: Step[] = [
     target: 'campaign',
     keep: (a, e) => (e.campaign = (a.data as Row).campaignId),
     changes: (c, e) => {
-      expect(c).toMatchObject({ name: [null, 'Renewals'], state: [null, 'draft'], mode: [null, 'preview'], clIds: [null, [e.campaignList]], maxAttempts: [null, 5] });
+      expect(c).toMatchObject({
+        name: [null, 'Renewals'],
+        state: [null, 'draft'],
+        mode: [null, 'preview'],
+        clIds: [null, [e.campaignList]],
+        maxAttempts: [null, 5],
+      });
       expect(c.retryDelays).toEqual([null, { noAnswer: 3600, busy: 900, failed: 3600, machine: 14400, abandoned: 259200 }]);
     },
   },

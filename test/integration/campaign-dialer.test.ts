@@ -151,7 +151,10 @@ forEachDatabase(
       expect(ahead.every((c) => c.agentId === undefined)).toBe(true);
       // A person answers one of them and no agent takes it within connectSecs: the service counts it abandoned.
       const { ev, ingestOk } = await import('./events.fixtures.js');
-      await ingestOk(h, w.t.ssid, [ev(h, 'call.dialing', { callId: ahead[0]!.callId, direction: 'outbound' }), ev(h, 'call.connected', { callId: ahead[0]!.callId, answeredBy: 'human' })]);
+      await ingestOk(h, w.t.ssid, [
+        ev(h, 'call.dialing', { callId: ahead[0]!.callId, direction: 'outbound' }),
+        ev(h, 'call.connected', { callId: ahead[0]!.callId, answeredBy: 'human' }),
+      ]);
       for (const c of ahead.slice(1)) await noAnswer(h, w, String(c.callId));
       advance(h, 3);
       await tick(h);

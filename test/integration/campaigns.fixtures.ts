@@ -35,7 +35,12 @@ export async function world(h: Harness, opts: { agents?: number; numbers?: Array
   const role = await createRole(h, t, { permissions: ['agent.view', 'queue.view'] });
   const agents = [];
   for (let i = 0; i < (opts.agents ?? 1); i++) agents.push(await createAgent(h, t, { group, role }));
-  if (opts.loggedIn !== false && agents.length > 0) await ingestOk(h, t.ssid, agents.map((a) => ev(h, 'agent.login', { agentId: a.agentId })));
+  if (opts.loggedIn !== false && agents.length > 0)
+    await ingestOk(
+      h,
+      t.ssid,
+      agents.map((a) => ev(h, 'agent.login', { agentId: a.agentId })),
+    );
   const clId = await createList(h, t, opts.numbers ?? []);
   const sw = await h.post<{ userId: string; token: string }>('/api/v2/auth/token', { ssid: t.ssid, kind: 'switch' });
   const stream = await openSse(`${await baseUrl(h)}/api/v2/stream?userId=${sw.body.userId}&token=${sw.body.token}`);
@@ -71,7 +76,12 @@ export async function createCampaign(h: Harness, w: World, settings: Row = {}): 
   return res.body.data.campaignId;
 }
 
-export async function op(h: Harness, s: Session, name: string, body: Row = {}): Promise<Row & { status: string; code: number; message?: string; data?: unknown }> {
+export async function op(
+  h: Harness,
+  s: Session,
+  name: string,
+  body: Row = {},
+): Promise<Row & { status: string; code: number; message?: string; data?: unknown }> {
   return (await h.post(`/api/v2/campaign/${name}`, { ssid: s.ssid, ...body })).body;
 }
 

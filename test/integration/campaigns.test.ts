@@ -47,7 +47,9 @@ forEachDatabase(
           startedAt: null,
         },
       ]);
-      expect((await op(h, w.t, 'update', { campaignId: id, retryDelays: { busy: 60 }, callingHours: { end: '20:00' }, timezone: 'Asia/Kolkata' })).status).toBe('success');
+      expect((await op(h, w.t, 'update', { campaignId: id, retryDelays: { busy: 60 }, callingHours: { end: '20:00' }, timezone: 'Asia/Kolkata' })).status).toBe(
+        'success',
+      );
       const [after] = (await op(h, w.t, 'list')).data as Array<Record<string, unknown>>;
       expect(after).toMatchObject({
         retryDelays: { noAnswer: 3600, busy: 60, failed: 3600, machine: 14400, abandoned: 259200 },

@@ -16,7 +16,7 @@ export function insideCallingHours(utcSec: number, tz: string, hours: CallingHou
   const day = Math.floor(wall / 86_400);
   const minute = Math.floor((wall - day * 86_400) / 60);
   // 1970-01-01 was a Thursday (ISO 4).
-  const isoDay = (d: number) => (((d + 3) % 7) + 7) % 7 + 1;
+  const isoDay = (d: number) => ((((d + 3) % 7) + 7) % 7) + 1;
   const start = minutesOf(hours.start);
   const end = minutesOf(hours.end);
   if (start < end) return hours.weekDays.includes(isoDay(day)) && minute >= start && minute < end;

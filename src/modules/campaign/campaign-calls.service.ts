@@ -94,13 +94,23 @@ export class CampaignCallsService {
     const now = this.nowSec();
     const a = await this.repo(accountId).attempt(campaignId, contactId);
     if (!a) throw fail(1012, `contact ${contactId} of campaign ${campaignId}`);
-    if (a.reserved_by !== agentId || a.reserved_until <= now) throw agentError(1524, `contact ${contactId} is not held for agent ${agentId} (campaign/preview first)`);
+    if (a.reserved_by !== agentId || a.reserved_until <= now)
+      throw agentError(1524, `contact ${contactId} is not held for agent ${agentId} (campaign/preview first)`);
     const { timezone } = await this.d.accounts.settings(accountId);
     // Compliance again at the moment of dialling: the minute the agent read the record may have changed it.
     const ok = await this.d.dialer.compliant(accountId, c, a, now, timezone);
     if (!ok) throw agentError(1524, `contact ${contactId} may not be dialled now`);
     const before = await this.repo(accountId).attempt(campaignId, contactId);
-    const placed = await this.d.dialer.place(accountId, c, before!, ok.number, agentId, false, null, ok.contact.rescheduleAt !== null && ok.contact.rescheduleAt <= now);
+    const placed = await this.d.dialer.place(
+      accountId,
+      c,
+      before!,
+      ok.number,
+      agentId,
+      false,
+      null,
+      ok.contact.rescheduleAt !== null && ok.contact.rescheduleAt <= now,
+    );
     if (placed === 'number') throw agentError(1501, `a call to ${ok.number} is in progress`);
     if (placed !== 'dialled') throw agentError(1524, `contact ${contactId} may not be dialled now`);
     return (await this.repo(accountId).attempt(campaignId, contactId))!.last_call!;
@@ -131,12 +141,14 @@ export class CampaignCallsService {
     const call = await this.repo(accountId).call(input.callId);
     if (!call) throw fail(1012, `campaign call ${input.callId}`);
     const isAgentOnCall = principal.kind === 'agent' && call.agent_id !== null && principal.agentId === call.agent_id;
-    if (!isAgentOnCall && !principal.permissions.has('campaign.manage')) throw fail(1015, 'only the agent on the call or a campaign.manage principal may set its disposition');
+    if (!isAgentOnCall && !principal.permissions.has('campaign.manage'))
+      throw fail(1015, 'only the agent on the call or a campaign.manage principal may set its disposition');
     const c = await this.d.dialer.campaign(accountId, call.campaign_id);
     if (!c) throw fail(1012, `campaign ${call.campaign_id}`);
     const code = c.dispositions.find((d) => d.code === input.disposition);
     if (!code) throw fail(1000, `disposition ${input.disposition} is not one of campaign ${c.campaignId}'s (${c.dispositions.map((d) => d.code).join(', ')})`);
-    if (input.disposition === 'callback' && (input.callbackAt === undefined || input.callbackAt <= now)) throw fail(1000, 'callbackAt (a future Unix time) is required for a callback');
+    if (input.disposition === 'callback' && (input.callbackAt === undefined || input.callbackAt <= now))
+      throw fail(1000, 'callbackAt (a future Unix time) is required for a callback');
     if (call.agent_answered_at === null) throw agentError(1524, `call ${input.callId} was not answered by an agent`);
     await this.db.transaction(async (tx) => {
       const repo = this.repo(accountId, tx);
@@ -183,11 +195,16 @@ export class CampaignCallsService {
     return {
       state: c.state,
       mode: c.mode,
-      dialLevel: available + progress.agents.length > 0 ? Math.round((progress.lines / Math.max(1, available + progress.agents.length)) * 100) / 100 : progress.lines,
+      dialLevel:
+        available + progress.agents.length > 0 ? Math.round((progress.lines / Math.max(1, available + progress.agents.length)) * 100) / 100 : progress.lines,
       lines: progress.lines,
       agents: { available, onCall, wrapUp },
       contacts: { total: counts.live, dialable: s.due + unread, scheduled: s.scheduled, done: s.done, excluded: s.excluded },
-      window: { humanAnswered: w.humanAnswered, abandoned: w.abandoned, abandonRate: w.humanAnswered > 0 ? Math.round((w.abandoned / w.humanAnswered) * 10_000) / 100 : 0 },
+      window: {
+        humanAnswered: w.humanAnswered,
+        abandoned: w.abandoned,
+        abandonRate: w.humanAnswered > 0 ? Math.round((w.abandoned / w.humanAnswered) * 10_000) / 100 : 0,
+      },
     };
   }
 }

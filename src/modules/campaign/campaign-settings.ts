@@ -124,7 +124,8 @@ export function mergeSettings(base: CampaignSettings, patch: SettingsPatch): Cam
   const h = out.callingHours;
   if (!HHMM.test(h.start) || !HHMM.test(h.end)) throw fail(1001, 'callingHours start and end must be HH:MM');
   if (h.start === h.end) throw fail(1001, 'callingHours start and end must differ');
-  if (h.weekDays.length === 0 || h.weekDays.some((d) => !Number.isInteger(d) || d < 1 || d > 7)) throw fail(1001, 'callingHours weekDays must be 1 (Monday) to 7 (Sunday)');
+  if (h.weekDays.length === 0 || h.weekDays.some((d) => !Number.isInteger(d) || d < 1 || d > 7))
+    throw fail(1001, 'callingHours weekDays must be 1 (Monday) to 7 (Sunday)');
   h.weekDays = [...new Set(h.weekDays)].sort();
   const codes = out.dispositions.map((d) => d.code);
   if (new Set(codes).size !== codes.length) throw fail(1001, 'dispositions must have distinct codes');

@@ -118,10 +118,9 @@ export class CampaignLeaseRepository {
 
 /** Whether `owner` still holds the campaign's lease at `now` (checked in each dial's transaction). */
 export async function holdsLease(t: TenantQueries, campaignId: number, owner: string, now: number): Promise<boolean> {
-  const row = await t.get("SELECT 1 AS one FROM campaigns WHERE account_id = $1 AND campaign_id = $2 AND lease_owner = $3 AND lease_until >= $4 AND state = 'running'", [
-    campaignId,
-    owner,
-    now,
-  ]);
+  const row = await t.get(
+    "SELECT 1 AS one FROM campaigns WHERE account_id = $1 AND campaign_id = $2 AND lease_owner = $3 AND lease_until >= $4 AND state = 'running'",
+    [campaignId, owner, now],
+  );
   return row !== undefined;
 }

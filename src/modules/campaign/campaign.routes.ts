@@ -42,7 +42,13 @@ function transitionOperation(campaigns: CampaignService, op: 'start' | 'pause' |
     response: StateResponse,
     errors: [1000, 1012, 1014, 1015, 1047, 1524],
     errorNotes: { 1524: 'the campaign is not in a state this operation leaves' },
-    examples: { request: { campaignId: 1 }, response: { message: `Campaign ${op === 'stop' ? 'stopped' : op === 'pause' ? 'paused' : 'running'}`, data: { state: op === 'stop' ? 'stopped' : op === 'pause' ? 'paused' : 'running' } } },
+    examples: {
+      request: { campaignId: 1 },
+      response: {
+        message: `Campaign ${op === 'stop' ? 'stopped' : op === 'pause' ? 'paused' : 'running'}`,
+        data: { state: op === 'stop' ? 'stopped' : op === 'pause' ? 'paused' : 'running' },
+      },
+    },
     async handler({ principal, body }) {
       const state = await campaigns.transition(principal.accountId, toId(body.campaignId), op);
       return { message: `Campaign ${state}`, data: { state } };
@@ -211,8 +217,15 @@ export function campaignOperations({ campaigns, campaignCalls }: { campaigns: Ca
       body: DispositionBody,
       response: MessageResponse,
       errors: [1000, 1012, 1014, 1015, 1047, 1524],
-      errorNotes: { 1000: 'also: a code the campaign does not define', 1015: 'neither the agent on the call nor campaign.manage', 1524: 'no agent answered the call' },
-      examples: { request: { callId: 'obd-6f1c0e1e-8d1c-4c57-9a55-3f7d8c2b1a10', disposition: 'callback', callbackAt: 1768042800 }, response: { message: 'Disposition set' } },
+      errorNotes: {
+        1000: 'also: a code the campaign does not define',
+        1015: 'neither the agent on the call nor campaign.manage',
+        1524: 'no agent answered the call',
+      },
+      examples: {
+        request: { callId: 'obd-6f1c0e1e-8d1c-4c57-9a55-3f7d8c2b1a10', disposition: 'callback', callbackAt: 1768042800 },
+        response: { message: 'Disposition set' },
+      },
       async handler({ principal, body }) {
         await campaignCalls.disposition(principal, body);
         return { message: 'Disposition set' };
@@ -222,7 +235,11 @@ export function campaignOperations({ campaigns, campaignCalls }: { campaigns: Ca
       module: 'campaign',
       name: 'preview',
       writes: true,
-      audit: { target: 'campaign', id: ({ body }) => toId(body.campaignId), changes: ({ result }) => ({ contactId: [null, (result as { data: { contactId?: number } | null }).data?.contactId ?? null] }) },
+      audit: {
+        target: 'campaign',
+        id: ({ body }) => toId(body.campaignId),
+        changes: ({ result }) => ({ contactId: [null, (result as { data: { contactId?: number } | null }).data?.contactId ?? null] }),
+      },
       summary: 'Preview mode: the next dialable contact, held for the calling agent 60 s (null: none now)',
       principals: ['agent'],
       errorModule: 'agent',
@@ -232,7 +249,16 @@ export function campaignOperations({ campaigns, campaignCalls }: { campaigns: Ca
       errorNotes: { 1509: 'the agent is not in the campaign’s group', 1524: 'the campaign is not a running preview campaign' },
       examples: {
         request: { campaignId: 2 },
-        response: { data: { contactId: 17, clId: 1, number: '919876500011', attempts: 0, reservedUntil: 1768039260, record: { number: '919876500011', name: 'Ravi K', timezone: 'Asia/Kolkata', fields: { plan: 'gold' } } } },
+        response: {
+          data: {
+            contactId: 17,
+            clId: 1,
+            number: '919876500011',
+            attempts: 0,
+            reservedUntil: 1768039260,
+            record: { number: '919876500011', name: 'Ravi K', timezone: 'Asia/Kolkata', fields: { plan: 'gold' } },
+          },
+        },
       },
       async handler({ principal, body }) {
         return { data: await campaignCalls.preview(principal, toId(body.campaignId)) };
@@ -242,7 +268,11 @@ export function campaignOperations({ campaigns, campaignCalls }: { campaigns: Ca
       module: 'campaign',
       name: 'previewDial',
       writes: true,
-      audit: { target: 'campaign', id: ({ body }) => toId(body.campaignId), changes: ({ result }) => ({ callId: [null, (result as { data: { callId: string } }).data.callId] }) },
+      audit: {
+        target: 'campaign',
+        id: ({ body }) => toId(body.campaignId),
+        changes: ({ result }) => ({ callId: [null, (result as { data: { callId: string } }).data.callId] }),
+      },
       summary: 'Preview mode: dial the contact held for the calling agent (the switch rings the agent first)',
       principals: ['agent'],
       errorModule: 'agent',

@@ -4,9 +4,14 @@ import { IdSchema } from '../../http/ids.js';
 
 /** A campaign id: a malformed one names no campaign, hence 1012. */
 export const CampaignId = IdSchema({ code: 1012, description: 'Campaign id (the `campId` of reports)' });
-const ClIds = Type.Array(IdSchema({ code: 1012, description: 'Contact list id' }), { minItems: 1, maxItems: 100, description: 'Contact lists dialled, in order' });
+const ClIds = Type.Array(IdSchema({ code: 1012, description: 'Contact list id' }), {
+  minItems: 1,
+  maxItems: 100,
+  description: 'Contact lists dialled, in order',
+});
 const Mode = Type.Union([Type.Literal('preview'), Type.Literal('progressive'), Type.Literal('predictive')], {
-  description: 'preview: an agent asks for the next contact; progressive: an agent is reserved, then the customer dialled; predictive: dialled ahead of free agents',
+  description:
+    'preview: an agent asks for the next contact; progressive: an agent is reserved, then the customer dialled; predictive: dialled ahead of free agents',
 });
 const Seconds = (description: string) => Type.Integer({ minimum: 0, maximum: 31_536_000, description });
 const HHMM = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM' });
@@ -24,7 +29,10 @@ const Settings = {
         end: Type.Optional(HHMM),
         weekDays: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), { minItems: 1, maxItems: 7, description: '1 = Monday … 7 = Sunday' })),
       },
-      { additionalProperties: false, description: 'Local time of the contact (its timezone, else the campaign’s, else the account’s); default 09:00–21:00 every day' },
+      {
+        additionalProperties: false,
+        description: 'Local time of the contact (its timezone, else the campaign’s, else the account’s); default 09:00–21:00 every day',
+      },
     ),
   ),
   timezone: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()], { description: "IANA zone; null: the account's" })),
@@ -43,7 +51,9 @@ const Settings = {
   ),
   ringSecs: Type.Optional(Type.Integer({ minimum: 15, maximum: 120, description: 'Ring the customer this long (default 25, at least 15)' })),
   amd: Type.Optional(Type.Boolean({ description: 'Ask the switch for answering-machine detection (default false)' })),
-  machineAction: Type.Optional(Type.Union([Type.Literal('hangup'), Type.Literal('agent')], { description: 'A machine answer: hang up (default) or pass to an agent' })),
+  machineAction: Type.Optional(
+    Type.Union([Type.Literal('hangup'), Type.Literal('agent')], { description: 'A machine answer: hang up (default) or pass to an agent' }),
+  ),
   maxLines: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: 'Calls in progress at most (default 50)' })),
   dispositions: Type.Optional(
     Type.Array(
@@ -60,7 +70,9 @@ export const CreateCampaignBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
   clIds: ClIds,
   groupId: IdSchema({ code: 1006, description: 'The group whose agents take the calls' }),
-  did: Type.Union([Type.String({ minLength: 1, maxLength: 32 }), Type.Integer({ minimum: 1 })], { description: "The caller id shown: one of the account's DIDs" }),
+  did: Type.Union([Type.String({ minLength: 1, maxLength: 32 }), Type.Integer({ minimum: 1 })], {
+    description: "The caller id shown: one of the account's DIDs",
+  }),
   mode: Mode,
   ...Settings,
 });
@@ -138,7 +150,9 @@ export const PreviewResponse = SuccessSchema({
         number: Type.String(),
         name: Type.String(),
         timezone: Type.String({ description: "IANA zone, or '' (the campaign's applies)" }),
-        fields: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), { description: 'The record’s other columns' }),
+        fields: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), {
+          description: 'The record’s other columns',
+        }),
       }),
     }),
     Type.Null(),

@@ -4,10 +4,17 @@ import type { Database, Queryable } from '../../db/types.js';
 import { agentError, fail } from '../../errors/catalogue.js';
 import { didDigits, type DidService } from '../did/did.service.js';
 import type { GroupService } from '../group/group.service.js';
-import { defaultSettings, mergeSettings, parseSettings, type CampaignSettings, type CampaignState, type Mode, type SettingsPatch } from './campaign-settings.js';
+import {
+  defaultSettings,
+  mergeSettings,
+  parseSettings,
+  type CampaignSettings,
+  type CampaignState,
+  type Mode,
+  type SettingsPatch,
+} from './campaign-settings.js';
 import { CampaignRepository, type CampaignRow } from './campaign.repository.js';
 import type { ContactListsPort } from './contact-lists.port.js';
-
 
 export interface Campaign extends CampaignSettings {
   campaignId: number;
@@ -45,9 +52,36 @@ export function campaignOf(r: CampaignRow): Campaign {
 }
 
 function settingsOf(c: CampaignSettings): CampaignSettings {
-  const { dialRatio, maxAbandonRate, abandonWindow, connectSecs, callingHours, timezone, maxAttempts, retryDelays, ringSecs, amd, machineAction, maxLines, dispositions } =
-    c;
-  return { dialRatio, maxAbandonRate, abandonWindow, connectSecs, callingHours, timezone, maxAttempts, retryDelays, ringSecs, amd, machineAction, maxLines, dispositions };
+  const {
+    dialRatio,
+    maxAbandonRate,
+    abandonWindow,
+    connectSecs,
+    callingHours,
+    timezone,
+    maxAttempts,
+    retryDelays,
+    ringSecs,
+    amd,
+    machineAction,
+    maxLines,
+    dispositions,
+  } = c;
+  return {
+    dialRatio,
+    maxAbandonRate,
+    abandonWindow,
+    connectSecs,
+    callingHours,
+    timezone,
+    maxAttempts,
+    retryDelays,
+    ringSecs,
+    amd,
+    machineAction,
+    maxLines,
+    dispositions,
+  };
 }
 
 /**

@@ -39,7 +39,8 @@ export interface CallRow {
   notes: string | null;
 }
 
-const ATTEMPT = 'contact_id, cl_id, position, number, attempts, next_at, callback, done, in_call, awaiting, last_call, last_outcome, reserved_by, reserved_until';
+const ATTEMPT =
+  'contact_id, cl_id, position, number, attempts, next_at, callback, done, in_call, awaiting, last_call, last_outcome, reserved_by, reserved_until';
 const CALL =
   'call_id, campaign_id, contact_id, number, agent_id, attempt, retry_of, predictive, dialled_at, connected_at, answered_by, agent_answered_at, ended_at, outcome, disposition, disposed_at, notes';
 
@@ -47,8 +48,7 @@ function num<T extends object>(r: T, keys: Array<keyof T>): T {
   for (const k of keys) if (r[k] !== null && r[k] !== undefined) (r as Record<keyof T, unknown>)[k] = Number(r[k]);
   return r;
 }
-const attemptRow = (r: AttemptRow) =>
-  num(r, ['contact_id', 'cl_id', 'position', 'attempts', 'next_at', 'callback', 'done', 'reserved_by', 'reserved_until']);
+const attemptRow = (r: AttemptRow) => num(r, ['contact_id', 'cl_id', 'position', 'attempts', 'next_at', 'callback', 'done', 'reserved_by', 'reserved_until']);
 const callRow = (r: CallRow) =>
   num(r, ['campaign_id', 'contact_id', 'agent_id', 'attempt', 'predictive', 'dialled_at', 'connected_at', 'agent_answered_at', 'ended_at', 'disposed_at']);
 
@@ -57,7 +57,10 @@ export class DialerRepository {
   constructor(private readonly t: TenantQueries) {}
 
   /** Adds contacts read from the lists (a contact already there is left as it is). */
-  async addContacts(campaignId: number, rows: Array<{ contactId: number; clId: number; position: number; number: string; nextAt: number; callback: boolean }>): Promise<void> {
+  async addContacts(
+    campaignId: number,
+    rows: Array<{ contactId: number; clId: number; position: number; number: string; nextAt: number; callback: boolean }>,
+  ): Promise<void> {
     for (const r of rows) {
       await this.t.run(
         `INSERT INTO campaign_contacts (account_id, campaign_id, contact_id, cl_id, position, number, next_at, callback)
@@ -92,11 +95,10 @@ export class DialerRepository {
   /** The contact a preview holds for the agent now, if any. */
   heldFor(campaignId: number, agentId: number, now: number): Promise<AttemptRow | undefined> {
     return this.t
-      .get<AttemptRow>(`SELECT ${ATTEMPT} FROM campaign_contacts WHERE account_id = $1 AND campaign_id = $2 AND reserved_by = $3 AND reserved_until > $4 AND in_call IS NULL`, [
-        campaignId,
-        agentId,
-        now,
-      ])
+      .get<AttemptRow>(
+        `SELECT ${ATTEMPT} FROM campaign_contacts WHERE account_id = $1 AND campaign_id = $2 AND reserved_by = $3 AND reserved_until > $4 AND in_call IS NULL`,
+        [campaignId, agentId, now],
+      )
       .then((r) => r && attemptRow(r));
   }
 
@@ -175,7 +177,11 @@ export class DialerRepository {
 
   /** The contact is in the call (a disposition set during it changed the rest of its state). */
   async keepInCall(campaignId: number, contactId: number, callId: string): Promise<void> {
-    await this.t.run('UPDATE campaign_contacts SET in_call = $4 WHERE account_id = $1 AND campaign_id = $2 AND contact_id = $3', [campaignId, contactId, callId]);
+    await this.t.run('UPDATE campaign_contacts SET in_call = $4 WHERE account_id = $1 AND campaign_id = $2 AND contact_id = $3', [
+      campaignId,
+      contactId,
+      callId,
+    ]);
   }
 
   /** The call ended after its disposition: the contact leaves it, its state as the disposition left it. */
@@ -291,7 +297,11 @@ export class DialerRepository {
   }
 
   /** Contacts by state, for campaign/status and completion. */
-  async contactStates(campaignId: number, now: number, maxAttempts: number): Promise<{ rows: number; done: number; open: number; due: number; scheduled: number; excluded: number }> {
+  async contactStates(
+    campaignId: number,
+    now: number,
+    maxAttempts: number,
+  ): Promise<{ rows: number; done: number; open: number; due: number; scheduled: number; excluded: number }> {
     const row = await this.t.get<Record<string, number | null>>(
       `SELECT COUNT(*) AS n,
               SUM(CASE WHEN done = 1 THEN 1 ELSE 0 END) AS done,

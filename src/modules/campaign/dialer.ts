@@ -234,7 +234,15 @@ export class Dialer {
     return { contact, number };
   }
 
-  private async dialSome(accountId: number, c: Campaign, decision: PacingDecision, free: number[], reserved: number[], owner: string | null, now: number): Promise<number> {
+  private async dialSome(
+    accountId: number,
+    c: Campaign,
+    decision: PacingDecision,
+    free: number[],
+    reserved: number[],
+    owner: string | null,
+    now: number,
+  ): Promise<number> {
     const { timezone } = await this.d.accounts.settings(accountId);
     const candidates = await this.repo(accountId).candidates(c.campaignId, now, c.maxAttempts, decision.dials * 3 + 10);
     // Progressive calls each name an agent: free ones first, then those this campaign holds, up to ceil(dialRatio) calls each.
@@ -257,7 +265,16 @@ export class Dialer {
         agentId = nextAgent();
         if (agentId === null) break;
       }
-      const placed = await this.place(accountId, c, a, ok.number, agentId, decision.as === 'predictive', owner, ok.contact.rescheduleAt !== null && ok.contact.rescheduleAt <= now);
+      const placed = await this.place(
+        accountId,
+        c,
+        a,
+        ok.number,
+        agentId,
+        decision.as === 'predictive',
+        owner,
+        ok.contact.rescheduleAt !== null && ok.contact.rescheduleAt <= now,
+      );
       if (placed === 'lease') break;
       if (placed !== 'dialled') continue;
       if (agentId !== null) perAgent.set(agentId, perAgent.get(agentId)! + 1);
@@ -306,7 +323,8 @@ export class Dialer {
         const repo = new DialerRepository(t);
         if (await repo.numberInCall(number)) throw new NoDial('number');
         const fresh = await repo.attempt(c.campaignId, a.contact_id);
-        if (!fresh || fresh.in_call !== null || fresh.done === 1 || fresh.attempts >= c.maxAttempts || fresh.attempts !== a.attempts) throw new NoDial('contact');
+        if (!fresh || fresh.in_call !== null || fresh.done === 1 || fresh.attempts >= c.maxAttempts || fresh.attempts !== a.attempts)
+          throw new NoDial('contact');
         await repo.recordDial({
           call_id: callId,
           campaign_id: c.campaignId,

@@ -383,7 +383,10 @@ export class LiveMachine {
     this.dirtyCalls.delete(c.callId);
     this.endedIds.add(c.callId);
     // An outbound dial's own reasons (no_answer, busy, machine) are a failed call in the history; the dialer keeps the reason.
-    const outcome = ev.reason !== undefined && DIAL_FAILURES.has(ev.reason) ? 'failed' : ((ev.reason as CallOutcome | undefined) ?? (c.answeredAt !== null ? 'completed' : 'abandoned'));
+    const outcome =
+      ev.reason !== undefined && DIAL_FAILURES.has(ev.reason)
+        ? 'failed'
+        : ((ev.reason as CallOutcome | undefined) ?? (c.answeredAt !== null ? 'completed' : 'abandoned'));
     this.ended.push({ call: c, endedAt: t, outcome, reason: ev.reason ?? null });
     return null;
   }
