@@ -23,6 +23,7 @@ import { buildServices, type Services } from './modules/services.js';
 import { registerStream } from './modules/events/stream.js';
 import { clickToCallV3 } from './modules/switch/clicktocall-v3.js';
 import { callReportSurfaces } from './modules/callreport/callreport.routes.js';
+import { contactListCsvSurface } from './modules/contactlist/contactlist.csv-route.js';
 import { registerSurface } from './http/surface.js';
 import { lazyChildLogger } from './observability/lazy-child-logger.js';
 import { installMetrics } from './observability/metrics.js';
@@ -153,7 +154,11 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     registerOperation(app, op, { admission, validateResponses: opts.validateResponses ?? false, audit: services.audit });
   }
   registerStream(app, ctx, services.liveState, { observer: metrics.stream });
-  for (const surface of [clickToCallV3(services.switches), ...callReportSurfaces(services.callReports)]) {
+  for (const surface of [
+    clickToCallV3(services.switches),
+    ...callReportSurfaces(services.callReports),
+    contactListCsvSurface(services.contactLists, services.audit),
+  ]) {
     registerSurface(app, surface, { admission, audit: services.audit });
   }
   // The outbox is sent from the moment the app is ready (after migrations) until it closes (unless WEBHOOK_DELIVERY=0).

@@ -797,6 +797,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/contactList/importCsv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add or update the contacts of a CSV file, streamed (a million rows in well under a minute); a bad row is rejected alone
+         * @description The body is the CSV (`text/csv`, UTF-8, RFC 4180; header row: `number`, optional `name` and `timezone`, every other column a field). Rows are written as `contactList/import` writes records, 10,000 to a transaction, as the body arrives. Credentials as for `CallReport/export`: `Authorization: Bearer` with a session id, or `?ssid=`, or `?userId=` and `?token=`. Permission `campaign.manage`. The answer lists the first 100 rejected rows (0-based `index` among the data rows, 1-based `line`) and counts them all.
+         */
+        post: operations["contactList_importCsv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/contactList/list": {
         parameters: {
             query?: never;
@@ -5231,6 +5251,144 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    contactList_importCsv: {
+        parameters: {
+            query: {
+                /** @description The contact list */
+                clId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The CSV */
+        requestBody: {
+            content: {
+                /**
+                 * @example number,name,timezone,plan
+                 *     +1 415 555 0134,Ada Lovelace,America/Los_Angeles,gold
+                 *     12,Too short,,
+                 *     14155550135,Alan Turing,,silver
+                 */
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description What was written */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "code": 200,
+                     *       "data": {
+                     *         "rows": 3,
+                     *         "added": 2,
+                     *         "updated": 0,
+                     *         "rejectedCount": 1,
+                     *         "rejected": [
+                     *           {
+                     *             "index": 1,
+                     *             "line": 3,
+                     *             "code": 1005,
+                     *             "message": "Invalid contact number"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {integer} */
+                        code: 200;
+                        data: {
+                            added: number;
+                            rejected: {
+                                code: number;
+                                index: number;
+                                line: number;
+                                message: string;
+                            }[];
+                            rejectedCount: number;
+                            /** @description Data rows read (the header not counted) */
+                            rows: number;
+                            updated: number;
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    };
+                };
+            };
+            /** @description No such list (1012), or a header row without `number` (1000) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 1000,
+                     *       "message": "Invalid parameter: the header row must name a \"number\" column"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         * @enum {integer}
+                         */
+                        code: 1000;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                };
+            };
+            /** @description No valid credentials; code 1014. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 1014,
+                     *       "message": "Invalid token"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         * @enum {integer}
+                         */
+                        code: 1014;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                };
+            };
+            /** @description Missing permission campaign.manage */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "code": 1015,
+                     *       "message": "Permission denied: missing permission campaign.manage"
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         * @enum {integer}
+                         */
+                        code: 1015;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">;
+                };
+            };
         };
     };
     contactList_list: {

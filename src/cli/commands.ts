@@ -17,6 +17,7 @@ import { bench } from './bench.js';
 import { ASTERISK_USAGE, connectAsteriskCommand } from '../connectors/asterisk/command.js';
 import { agiCommand } from '../connectors/agi/agi-command.js';
 import { importCommand } from '../connectors/queue-log/import-command.js';
+import { IMPORT_CONTACTS_USAGE, importContactsCommand } from './import-contacts.js';
 import { FREESWITCH_USAGE, connectFreeswitchCommand } from '../connectors/freeswitch/command.js';
 
 /** A command returns its exit code, or -1 when it keeps running (serve). */
@@ -128,8 +129,11 @@ export const commands: Record<string, Command> = {
     return agiCommand(parseArgs(argv).options);
   },
 
+  /** `import queue-log FILE` (connectors/queue-log) or `import contacts FILE --list CLID` (import-contacts.ts): both through the public API. */
   async import(argv) {
     const { positional, options } = parseArgs(argv);
+    if (positional[0] === 'contacts') return importContactsCommand(positional.slice(1), options);
+    if (positional[0] !== 'queue-log') console.error(IMPORT_CONTACTS_USAGE);
     return importCommand(positional, options);
   },
 };

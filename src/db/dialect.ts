@@ -72,6 +72,16 @@ export interface DialectOps {
   /** After a bulk load into `tables`: fresh planner statistics (SQLite analyses the whole file, after checkpointing as usual again). */
   analyzeAfterBulkLoad(db: Database, tables: readonly string[]): Promise<void>;
 
+  /**
+   * Fresh planner statistics of one table that a live write just grew
+   * (PostgreSQL `ANALYZE`, a sample; SQLite nothing: its planner probes a
+   * unique index for an IN list without statistics). PostgreSQL otherwise
+   * plans with what it saw before (an empty table: a semi-join then
+   * compares every row of the list with every value); run it outside a
+   * transaction (`db.independent()`), as its lock conflicts with itself.
+   */
+  refreshPlannerStatistics(t: TenantQueries, table: string): Promise<void>;
+
   /** Rows per multi-row INSERT in bulk inserts (seeding contacts). */
   readonly bulkInsertRows: number;
 
@@ -170,6 +180,7 @@ const sqlite: DialectOps = {
     await db.run('PRAGMA cache_size = -262144');
     await db.run('PRAGMA wal_autocheckpoint = 262144');
   },
+  refreshPlannerStatistics: async () => undefined,
   async analyzeAfterBulkLoad(db) {
     await db.run('PRAGMA wal_autocheckpoint = 1000');
     await db.exec('PRAGMA wal_checkpoint(TRUNCATE); ANALYZE');
@@ -236,6 +247,9 @@ const postgres: DialectOps = {
   prepareBulkLoad: async () => undefined,
   async analyzeAfterBulkLoad(db, tables) {
     await db.exec(tables.map((t) => `ANALYZE ${t}`).join('; '));
+  },
+  async refreshPlannerStatistics(t, table) {
+    await t.untenanted('planner statistics of the whole table: reads a sample, writes no tenant data', `ANALYZE ${table}`);
   },
   bulkInsertRows: 1000,
   inList(column, n, values) {

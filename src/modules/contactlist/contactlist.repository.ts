@@ -1,4 +1,5 @@
 import { bulkWrite, type BulkColumn } from '../../db/bulk.js';
+import { dialectOf } from '../../db/dialect.js';
 import { inList } from '../../db/in-list.js';
 import type { TenantQueries } from '../../db/tenant.js';
 
@@ -74,6 +75,11 @@ export class ContactListRepository {
       `INSERT INTO contact_list_ids (account_id, next_cl_id, next_contact_id) VALUES ($1, 1, 1)
        ON CONFLICT (account_id) DO UPDATE SET next_cl_id = contact_list_ids.next_cl_id`,
     );
+  }
+
+  /** Fresh planner statistics of `list_contacts` (PostgreSQL; see DialectOps.refreshPlannerStatistics): call outside a transaction. */
+  async refreshStatistics(): Promise<void> {
+    await dialectOf(this.t).refreshPlannerStatistics(this.t, 'list_contacts');
   }
 
   /** Takes `lists` list ids and `contacts` contact ids; answers the first of each block. */

@@ -7,6 +7,8 @@ import { ContactListRepository, type ListContactRow } from './contactlist.reposi
 
 /** The most records one `contactList/import` takes (PRODUCT.md §13). */
 export const MAX_IMPORT_RECORDS = 10_000;
+/** Batches of at least this many records refresh the planner's statistics first (PostgreSQL). */
+const STATISTICS_BATCH = 1_000;
 
 /**
  * Which campaign that is not stopped or completed uses the list, by name
@@ -216,21 +218,34 @@ export class ContactListService {
   }
 
   /**
-   * `contactList/import` and each batch of the CSV import: adds or updates
-   * (as action 0) every record that passes its checks, in one transaction;
-   * a bad record is rejected alone, listed with its index (`firstIndex` +
-   * its place in `records`) and the code it would have had on its own.
+   * `contactList/import`: adds or updates (as action 0) every record that
+   * passes its checks, in one transaction; a bad record is rejected alone,
+   * listed with its index and the code it would have had on its own.
    */
-  async importRecords(accountId: number, clId: number, records: readonly unknown[], firstIndex = 0): Promise<ImportResult> {
+  importRecords(accountId: number, clId: number, records: readonly unknown[]): Promise<ImportResult> {
+    return this.importIndexed(
+      accountId,
+      clId,
+      records.map((raw, index) => ({ index, raw })),
+    );
+  }
+
+  /**
+   * `importRecords` for records that carry their own index (the CSV
+   * import's rows, between which the parser may have rejected some).
+   */
+  async importIndexed(accountId: number, clId: number, items: ReadonlyArray<{ index: number; raw: unknown }>): Promise<ImportResult> {
     const writes: Write[] = [];
     const rejected: Rejection[] = [];
-    records.forEach((raw, i) => {
+    for (const { index, raw } of items) {
       try {
         writes.push({ record: parseRecord(raw) });
       } catch (err) {
-        rejected.push(rejectionOf(err, firstIndex + i));
+        rejected.push(rejectionOf(err, index));
       }
-    });
+    }
+    // A large batch looks its numbers up in a list that may have grown since PostgreSQL last sampled it: sample it first.
+    if (writes.length >= STATISTICS_BATCH) await this.repo(accountId, this.db.independent()).refreshStatistics();
     const now = this.nowSec();
     const { added, updated } = await this.db.transaction(async (tx) => {
       const repo = this.repo(accountId, tx);
