@@ -4,6 +4,7 @@ import { EventEmitter } from 'node:events';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterCommit, ambientOf, joinAmbient, runAmbient } from './ambient.js';
 import { DatabaseUnavailableError, type Database, type Listener, type Param, type Queryable, type Row, type RunResult } from './types.js';
+import { SQLITE_WAL_AUTOCHECKPOINT } from './dialect.js';
 
 interface Translated {
   text: string;
@@ -74,6 +75,7 @@ export class SqliteDatabase implements Database {
     this.raw.pragma('synchronous = NORMAL');
     this.raw.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
     this.raw.pragma('foreign_keys = ON');
+    this.raw.pragma(`wal_autocheckpoint = ${SQLITE_WAL_AUTOCHECKPOINT}`);
     this.feed.setMaxListeners(0);
     this.beginRead = this.raw.prepare('BEGIN');
     this.commitRead = this.raw.prepare('COMMIT');
