@@ -63,39 +63,3 @@ describe('SQLite shared read transaction', () => {
     }
   });
 });
-
-// bulkWrite on SQLite writes up to 32 rows a statement (dialect.ts, insertRows): the rows of one statement
-// must end as the same rows written one statement each, conflicts included (a key twice in one batch).
-describe('SQLite multi-row bulkWrite', () => {
-  it('leaves the rows one statement per row leaves, for updates and skips on a key conflict', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-bulk-write-'));
-    const db = new SqliteDatabase(path.join(dir, 'db.sqlite'));
-    try {
-      const { bulkWrite } = await import('./bulk.js');
-      const { tenant } = await import('./tenant.js');
-      const columns = [
-        { name: 'k', pg: 'text' as const },
-        { name: 'v', pg: 'bigint' as const },
-        { name: 'note', pg: 'text' as const },
-      ];
-      // 100 rows over 70 keys: repeats inside one 32-row statement and across statements, NULLs among the values.
-      const rows = Array.from({ length: 100 }, (_, i) => ({ k: `key-${(i * 3) % 70}`, v: i, note: i % 3 === 0 ? null : `n${i}` }));
-      for (const conflict of ['update', 'nothing'] as const) {
-        await db.exec('DROP TABLE IF EXISTS multi; DROP TABLE IF EXISTS single');
-        for (const table of ['multi', 'single'])
-          await db.exec(`CREATE TABLE ${table} (account_id INTEGER, k TEXT, v INTEGER, note TEXT, PRIMARY KEY (account_id, k))`);
-        await db.transaction(async (tx) => bulkWrite(tenant(tx, 9), 'multi', columns, ['k'], rows, conflict));
-        await db.transaction(async (tx) => {
-          for (const row of rows) await bulkWrite(tenant(tx, 9), 'single', columns, ['k'], [row], conflict);
-        });
-        const all = (table: string) => db.all(`SELECT account_id, k, v, note FROM ${table} ORDER BY k`);
-        const multi = await all('multi');
-        expect(multi).toHaveLength(70);
-        expect(multi).toEqual(await all('single'));
-      }
-    } finally {
-      await db.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
