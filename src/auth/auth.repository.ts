@@ -53,12 +53,12 @@ export class AuthRepository {
     return this.db.get<{ is_operator: number }>('SELECT is_operator FROM accounts WHERE id = $1', [accountId]).then((r) => r?.is_operator === 1);
   }
 
-  agentAccess(agentId: number) {
+  agentAccess(agentId: number, accountId: number) {
     return this.db.get<AgentAccessRow>(
       `SELECT a.account_id, a.status, a.is_deleted, r.permissions, r.can_see, r.status AS role_status, r.is_deleted AS role_deleted
        FROM agents a LEFT JOIN roles r ON r.id = a.role_id AND r.account_id = a.account_id
-       WHERE a.id = $1`,
-      [agentId],
+       WHERE a.account_id = $2 AND a.id = $1`,
+      [agentId, accountId],
     );
   }
 
@@ -104,7 +104,7 @@ export class AuthRepository {
     return this.db.get<TokenRow>('SELECT id, account_id, agent_id, user_id, kind FROM api_tokens WHERE token_hash = $1 AND revoked_at IS NULL', [hash]);
   }
 
-  revokeToken(id: number, now: number) {
-    return this.db.run('UPDATE api_tokens SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, now]);
+  revokeToken(accountId: number, id: number, now: number) {
+    return this.db.run('UPDATE api_tokens SET revoked_at = $3 WHERE account_id = $1 AND id = $2 AND revoked_at IS NULL', [accountId, id, now]);
   }
 }

@@ -200,7 +200,7 @@ export class AuthService {
       row.account_id === principal.accountId &&
       (principal.kind === 'client' || (row.agent_id !== null && row.agent_id === principal.agentId));
     if (!row || !owns) throw fail(1012, 'no such token');
-    await this.repo.revokeToken(row.id, this.clock.now());
+    await this.repo.revokeToken(row.account_id, row.id, this.clock.now());
     await this.invalidateCredential(hash);
   }
 
@@ -301,7 +301,7 @@ export class AuthService {
 
   /** An agent's permissions come from its role; a missing, inactive or deleted role grants nothing. */
   private async agentAccess(agentId: number, accountId: number): Promise<{ permissions: Set<Permission>; canSee: boolean }> {
-    const row = await this.repo.agentAccess(agentId);
+    const row = await this.repo.agentAccess(agentId, accountId);
     if (!row || row.account_id !== accountId || row.is_deleted === 1 || row.status !== 1) throw fail(1014);
     if (row.permissions === null || row.role_deleted === 1 || row.role_status !== 1) {
       return { permissions: new Set(), canSee: false };

@@ -74,10 +74,11 @@ export async function seedTopology(db: Database, accountId: number, now: number)
     });
     for (const [gi, ids] of agentsByGroup.entries()) {
       for (const id of ids) {
-        await tx.run(
-          "INSERT INTO agent_groups (account_id, agent_id, group_id, receive_call) VALUES ($1, $2, $3, 'Y') ON CONFLICT (agent_id, group_id) DO NOTHING",
-          [accountId, id, groups[gi]!],
-        );
+        await tx.run("INSERT INTO agent_groups (account_id, agent_id, group_id, receive_call) VALUES ($1, $2, $3, 'Y') ON CONFLICT DO NOTHING", [
+          accountId,
+          id,
+          groups[gi]!,
+        ]);
       }
     }
     const campaigns = Array.from({ length: CAMPAIGNS }, (_, i) => `camp-${String(i + 1).padStart(2, '0')}`);

@@ -220,7 +220,7 @@ export class AgentRepository {
     for (const g of groups) {
       await this.t.run(
         `INSERT INTO agent_groups (account_id, agent_id, group_id, receive_call) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (agent_id, group_id) DO UPDATE SET receive_call = excluded.receive_call`,
+         ON CONFLICT (account_id, agent_id, group_id) DO UPDATE SET receive_call = excluded.receive_call`,
         [agentId, g.groupId, g.receiveCall],
       );
     }

@@ -64,7 +64,7 @@ export class GroupRepository {
   list() {
     return this.t.all<GroupRow>(
       `SELECT g.group_id, g.name, g.created_at,
-              (SELECT COUNT(*) FROM agent_groups ag JOIN agents a ON a.id = ag.agent_id AND a.is_deleted = 0
+              (SELECT COUNT(*) FROM agent_groups ag JOIN agents a ON a.account_id = ag.account_id AND a.id = ag.agent_id AND a.is_deleted = 0
                WHERE ag.account_id = g.account_id AND ag.group_id = g.group_id) AS agents
        FROM groups g WHERE g.account_id = $1 ORDER BY g.group_id`,
     );

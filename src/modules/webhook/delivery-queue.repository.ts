@@ -30,7 +30,7 @@ export class DeliveryQueueRepository {
     const rows = await this.t.untenanted<ClaimedDelivery>(
       'the delivery queue is shared by every account; each claimed row carries its account_id and is handled tenant-scoped',
       `UPDATE webhook_deliveries SET lease_until = $1, lease_token = $2
-       WHERE id IN (SELECT id FROM webhook_deliveries
+       WHERE (account_id, id) IN (SELECT account_id, id FROM webhook_deliveries
                     WHERE status = 'pending' AND next_at <= $3 AND lease_until <= $3
                     ORDER BY next_at LIMIT $4${dialectOf(this.t).forUpdateSkipLocked})
        RETURNING id, account_id, webhook_id, call_id, attempts, payload`,

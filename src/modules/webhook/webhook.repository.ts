@@ -138,7 +138,7 @@ export class WebhookRepository {
         `INSERT INTO webhook_deliveries (account_id, webhook_id, call_id, status, attempts, next_at, lease_until, created_at)
          SELECT CAST($1 AS BIGINT), CAST($2 AS BIGINT), j.value, 'pending', 0, CAST($3 AS BIGINT), 0, CAST($3 AS BIGINT) FROM ${elements}
          WHERE EXISTS (SELECT 1 FROM webhooks w WHERE w.account_id = $1 AND w.id = $2)
-         ON CONFLICT (webhook_id, call_id) DO NOTHING`,
+         ON CONFLICT DO NOTHING`,
         [Number(r.webhook_id), Number(r.created_at), r.call_ids],
       );
       await this.t.run('DELETE FROM webhook_outbox WHERE account_id = $1 AND id = $2', [Number(r.id)]);
