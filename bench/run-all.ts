@@ -159,7 +159,10 @@ async function main(): Promise<number> {
     '```',
   ].join('\n');
   const doc = `# Benchmarks\n\nWritten by \`npx callcenter bench\` (bench/run-all.ts); run it again to refresh. Targets are ratios to a bare \`node:http\` server measured in the same run on the same machine (PRODUCT.md §8): absolute figures move with the machine, the ratios should not. On a shared or loaded machine every figure is low and noisy: compare ratios from one run, and read the load average below.\n\n${howTo}\n\n${header.join('\n')}\n\n${sections.join('\n\n')}\n`;
-  fs.writeFileSync(OUT, doc);
+  // The side-by-side comparisons are written by hand (each its own run of two builds): kept as they are.
+  const previous = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '';
+  const sideBySide = previous.indexOf('\n## Side by side\n');
+  fs.writeFileSync(OUT, sideBySide < 0 ? doc : `${doc}${previous.slice(sideBySide)}`);
   console.log(`\nwrote ${path.relative(process.cwd(), OUT)}${failed ? ' (some runs failed)' : ''}`);
   return failed ? 1 : 0;
 }
