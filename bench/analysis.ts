@@ -104,7 +104,7 @@ interface Row {
   path: string;
   p50: number;
   p95: number;
-  /** The first ask of the query since the server started: nothing of it kept in memory yet (day-cache.ts). */
+  /** The first ask of the query since the server started: nothing of it kept in memory yet (bucket-day-cache.ts). */
   first: number;
   keys: number;
   bytes: number;

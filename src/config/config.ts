@@ -21,7 +21,7 @@ export interface Config {
   /** Maximum request body in bytes. */
   bodyLimit: number;
   pgPoolSize: number;
-  /** Memory for analysis answers of past days (src/modules/analysis/day-cache/day-cache.ts), in bytes; 0 disables. */
+  /** Memory for analysis answers of past days (src/modules/analysis/day-cache/bucket-day-cache.ts), in bytes; 0 disables. */
   analysisCacheBytes: number;
   /** Answers of whole days kept by report/queue and report/agent (src/modules/report/answers/); 0: none. */
   reportCacheBytes: number;

@@ -7,7 +7,7 @@ import type { Param } from './types.js';
  * A table of change marks: one random number per account and UTC day (or
  * hour), set anew whenever a roll-up row of that day changes. Readers keep
  * answers under the marks they read and use them only while the marks are
- * unchanged (report/answers/day-cache.ts, analysis/day-cache/).
+ * unchanged (report/answers/report-day-cache.ts, analysis/day-cache/).
  */
 export interface MarkTable {
   readonly table: string;

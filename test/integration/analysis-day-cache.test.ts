@@ -10,7 +10,7 @@ import { forEachDatabase, type Harness } from '../helpers/harness.js';
 import { D, call, callHistory, store } from './analysis.fixtures.js';
 
 /**
- * Answers of whole past days are kept in memory per node (day-cache.ts).
+ * Answers of whole past days are kept in memory per node (bucket-day-cache.ts).
  * Whatever changes a day — a late event on an old call, a call of that day
  * reported late, on this node or on another one sharing the database — the
  * very next answer must show it, and the kept answer must equal a fresh one.

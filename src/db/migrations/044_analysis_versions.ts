@@ -2,7 +2,7 @@ import type { Migration } from '../migrate.js';
 
 /**
  * A change mark per account and UTC day of the analysis roll-ups
- * (src/modules/analysis/day-cache/day-cache.ts). Every roll-up flush sets a new random
+ * (src/modules/analysis/day-cache/bucket-day-cache.ts). Every roll-up flush sets a new random
  * mark on the days it touched, in the same transaction, so a node may keep
  * the answer of a day in memory and know, with one read of a row per UTC
  * day of the range, whether any node has changed that day since (a late

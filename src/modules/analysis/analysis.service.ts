@@ -4,7 +4,7 @@ import type { DataStream } from '../../http/envelope.js';
 import { analysisError } from '../../errors/catalogue.js';
 import type { AccountService } from '../account/account.service.js';
 import { hitsDataJson, type Grid } from './wire/hits-json.js';
-import { DayCache } from './day-cache/day-cache.js';
+import { BucketDayCache } from './day-cache/bucket-day-cache.js';
 import { GridCache } from './day-cache/day-grids.js';
 import type { RawRequest } from './query/request.js';
 import { planHits } from './query/plan.js';
@@ -28,12 +28,12 @@ export type { AnalysisPath } from './answer/path.js';
  */
 export class AnalysisService {
   private readonly accounts: AccountService;
-  private readonly caches: { days: DayCache; grids: GridCache | null; cells: HourCellsCache };
+  private readonly caches: { days: BucketDayCache; grids: GridCache | null; cells: HourCellsCache };
 
   /**
    * `cacheBytes`: memory for whole past days (ANALYSIS_CACHE_MB), half for
    * their hour cells (answer/stored-hours.ts: a month of hours of every
-   * breakdown), a quarter for their answers' bytes (day-cache.ts: dates, and
+   * breakdown), a quarter for their answers' bytes (bucket-day-cache.ts: dates, and
    * hours of named keys), a quarter for their counter grids (day-grids.ts),
    * so the setting is what the node spends; 0 computes every answer afresh.
    */
@@ -45,7 +45,7 @@ export class AnalysisService {
   ) {
     this.accounts = accounts;
     this.caches = {
-      days: new DayCache(cacheBytes / 4),
+      days: new BucketDayCache(cacheBytes / 4),
       grids: cacheBytes > 0 ? new GridCache(cacheBytes / 4) : null,
       cells: new HourCellsCache(cacheBytes / 2),
     };

@@ -4,7 +4,7 @@ import { fail } from '../../errors/catalogue.js';
 import { wallToUtc } from '../../time/zone.js';
 import type { AccountService } from '../account/account.service.js';
 import type { AgentService } from '../agent/agent.service.js';
-import { parseDateEnd } from '../analysis/query/request.js';
+import { parseDateEnd } from '../../time/date-end.js';
 import type { CallHistoryService } from '../calls/call-history.service.js';
 import type { CallPageFilter } from '../calls/call-record.js';
 import { CALL_TYPES, kindsOf, type CallType } from './call-type.js';

@@ -115,6 +115,11 @@ export class CallHistoryRepository {
   }
 
   /** Recordings of calls (live or finished): a repeat of one event's seq replaces it. */
+  /** The hits of one call, before its new version is inserted (a late event replaced it). */
+  async deleteHits(callId: string): Promise<void> {
+    await this.t.run('DELETE FROM call_hits WHERE account_id = $1 AND call_id = $2', [callId]);
+  }
+
   async insertRecordings(rows: Array<CallRecording & { callId: string }>): Promise<void> {
     await bulkWrite(
       this.t,

@@ -25,9 +25,9 @@ export class CallHistoryService {
   /** A finished call changed by a late event: the old version leaves the sink, the new one replaces its rows and enters it. */
   async replace(tx: Queryable, accountId: number, old: CallRecord, next: CallRecord): Promise<void> {
     await this.sink.apply(tx, accountId, [old], -1);
-    const t = tenant(tx, accountId);
-    await t.run('DELETE FROM call_hits WHERE account_id = $1 AND call_id = $2', [old.callId]);
-    await new CallHistoryRepository(t).insert([next]);
+    const repo = new CallHistoryRepository(tenant(tx, accountId));
+    await repo.deleteHits(old.callId);
+    await repo.insert([next]);
     await this.sink.apply(tx, accountId, [next], 1);
   }
 

@@ -1,7 +1,7 @@
 import { fail } from '../../errors/catalogue.js';
 import { isMilliseconds, secondsExpected } from '../../time/unix.js';
 import { wallToUtc } from '../../time/zone.js';
-import { parseDateEnd } from '../analysis/query/request.js';
+import { parseDateEnd } from '../../time/date-end.js';
 import { QUARTER, WEEK_DAYS, type BusinessHours, type IntervalName } from './intervals.js';
 
 /** The longest range a report covers (about 13 months of quarter hours). */

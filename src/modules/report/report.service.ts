@@ -5,7 +5,7 @@ import { preserializedData } from '../../http/envelope.js';
 import type { AccountService } from '../account/account.service.js';
 import type { GroupService } from '../group/group.service.js';
 import type { CacheUse } from '../../cache/tokened-cache.js';
-import { DayAnswers, MAX_ROWS, tooManyRows } from './answers/day-answers.js';
+import { DayAnswers, MAX_ROWS, tooManyRows } from './answers/report-day-answers.js';
 import { round2 } from './figures.js';
 import { intervalsOf, type IntervalName } from './intervals.js';
 import { ReportRepository } from './report.repository.js';

@@ -1,6 +1,6 @@
-import type { DayCache } from '../day-cache/day-cache.js';
+import type { BucketDayCache } from '../day-cache/bucket-day-cache.js';
 import type { DataStream } from '../../../http/envelope.js';
-import { fragmentsByDay } from '../day-cache/day-answers.js';
+import { fragmentsByDay } from '../day-cache/bucket-day-answers.js';
 import { daySegments } from '../day-cache/day-segments.js';
 import type { GridCache } from '../day-cache/day-grids.js';
 import { keptKeys, type HitsPlan } from '../query/plan.js';
@@ -14,7 +14,7 @@ import { answersFromStoredHours, storedHourDays, type HourCellsCache } from './s
 
 /**
  * Date and hour buckets over a date range, put together per local day from
- * the answers of whole days kept in memory (day-cache.ts) and the rest
+ * the answers of whole days kept in memory (bucket-day-cache.ts) and the rest
  * computed (hour buckets of a range that cuts days: its partial days by
  * fromSplit). Hours of the whole days, when the stored hour grids answer
  * them, come from kept hour cells instead and are written as the answer is
@@ -22,7 +22,7 @@ import { answersFromStoredHours, storedHourDays, type HourCellsCache } from './s
  * kind (or the cache is off), null when nothing matches.
  */
 export async function fromKeptDays(
-  caches: { days: DayCache; grids: GridCache | null; cells: HourCellsCache },
+  caches: { days: BucketDayCache; grids: GridCache | null; cells: HourCellsCache },
   p: HitsPlan,
   path: 'daily' | 'hourly' | 'split',
 ): Promise<Buffer[] | DataStream | null | undefined> {

@@ -8,7 +8,7 @@ export type DayGrid = Map<string, number[]>;
  * Counter vectors of whole local days, kept per node, for the answers that
  * cut days (a range ending now, or starting at any second): the whole days
  * inside such a range are summed from here, only its two partial days are
- * read. Same rule as DayCache: an entry holds under the change marks of the
+ * read. Same rule as BucketDayCache: an entry holds under the change marks of the
  * UTC days it covers (its token), read before any roll-up row; least
  * recently used entries go first once the byte budget is spent.
  */

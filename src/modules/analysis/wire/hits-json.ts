@@ -11,7 +11,7 @@ export type Grid = Map<string, Map<string, number[]>>;
  * The buckets of a bucketed answer (multi: true, disPlay date | hour | month)
  * as bytes, per key: `,"label":{…},"label":{…}` — each bucket after a comma,
  * the first one's dropped when joined. A day's fragment is written once and
- * joined into many answers (day-cache.ts); an answer is its fragments' spans
+ * joined into many answers (bucket-day-cache.ts); an answer is its fragments' spans
  * sent one after another, in time order, without copying them (joinFragments).
  */
 export interface BucketFragment {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DayCache } from './day-cache.js';
+import { ReportDayCache } from './report-day-cache.js';
 import { dayPieces } from './day-pieces.js';
 
 const utc = (y: number, mo: number, d: number, hh = 0, mi = 0) => Date.UTC(y, mo - 1, d, hh, mi) / 1000;
@@ -29,9 +29,9 @@ describe('dayPieces', () => {
   });
 });
 
-describe('DayCache', () => {
+describe('ReportDayCache', () => {
   it('answers an entry only under its token; the least recently used goes first once the budget is spent', () => {
-    const cache = new DayCache<{ size: number; n: number }>(3000);
+    const cache = new ReportDayCache<{ size: number; n: number }>(3000);
     cache.set('a', 't1', { size: 1000, n: 1 });
     cache.set('b', 't1', { size: 1000, n: 2 });
     expect(cache.get('a', 't2')).toBeUndefined(); // another token: dropped

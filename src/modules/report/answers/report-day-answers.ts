@@ -5,7 +5,7 @@ import { QUARTER, intervalsOf, type Interval, type IntervalName } from '../inter
 import type { ReportRepository } from '../report.repository.js';
 import { agentRow, agentSums, queueRow, queueSums, type AgentParams, type QuarterRange, type QueueParams } from '../report.sums.js';
 import { utcDayOf } from '../rollup/marks.js';
-import { DayCache } from './day-cache.js';
+import { ReportDayCache } from './report-day-cache.js';
 import { dayPieces, type DayPiece } from './day-pieces.js';
 import type { CacheUse } from '../../../cache/tokened-cache.js';
 import { CHUNK, sharedChunks, piecesOrStream, type ChunkPool } from '../../../http/chunk-pool.js';
@@ -129,10 +129,10 @@ const reasonsKey = (reasons: readonly string[]) => reasons.join('\u0000');
  * scripted-day tests run through here).
  */
 export class DayAnswers {
-  private readonly cache: DayCache<Fragment>;
+  private readonly cache: ReportDayCache<Fragment>;
 
   constructor(maxBytes: number) {
-    this.cache = new DayCache(maxBytes);
+    this.cache = new ReportDayCache(maxBytes);
   }
 
   /** What the kept days hold (GET /metrics). */

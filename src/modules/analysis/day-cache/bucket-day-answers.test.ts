@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DayCache } from './day-cache.js';
-import { fragmentsByDay, type DayAnswerPlan } from './day-answers.js';
+import { BucketDayCache } from './bucket-day-cache.js';
+import { fragmentsByDay, type DayAnswerPlan } from './bucket-day-answers.js';
 import type { DaySegment } from './day-segments.js';
 import type { BucketFragment, Grid } from '../wire/hits-json.js';
 
@@ -34,8 +34,8 @@ describe('fragmentsByDay', () => {
   it('keeps only the days that fit the budget beside its own kept days, so the same ask finds them next time', async () => {
     const segments = wholeDays(6);
     // What one day counts against a budget (the budget plays no part in it).
-    const perDay = new DayCache(0).charge(`account|hourly|agentId|${FIRST}`, plan(segments, []).write(new Map()));
-    const budget = new DayCache(3 * perDay + perDay / 2);
+    const perDay = new BucketDayCache(0).charge(`account|hourly|agentId|${FIRST}`, plan(segments, []).write(new Map()));
+    const budget = new BucketDayCache(3 * perDay + perDay / 2);
     const computed: number[][] = [];
 
     const first = await fragmentsByDay(budget, plan(segments, computed));
@@ -56,7 +56,7 @@ describe('fragmentsByDay', () => {
 
   it('keeps every day of an answer that fits', async () => {
     const segments = wholeDays(4);
-    const cache = new DayCache(1 << 20);
+    const cache = new BucketDayCache(1 << 20);
     const computed: number[][] = [];
     await fragmentsByDay(cache, plan(segments, computed));
     computed.length = 0;

@@ -16,7 +16,7 @@ import type { BucketFragment } from '../wire/hits-json.js';
  * Least recently used entries go first once the byte budget is spent
  * (`ANALYSIS_CACHE_MB`); a day larger than the whole budget is not kept.
  */
-export class DayCache extends TokenedCache<BucketFragment> {
+export class BucketDayCache extends TokenedCache<BucketFragment> {
   constructor(maxBytes: number) {
     // The bytes, and about 128 bytes per key of the span table.
     super(maxBytes, (f) => f.bytes.length + f.keys.size * 128);

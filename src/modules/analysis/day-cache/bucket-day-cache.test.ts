@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { DayCache } from './day-cache.js';
+import { BucketDayCache } from './bucket-day-cache.js';
 import type { BucketFragment } from '../wire/hits-json.js';
 
 function fragment(bytes: number, key = '1'): BucketFragment {
   return { bytes: Buffer.alloc(bytes, 0x20), keys: new Map([[key, [0, bytes]]]) };
 }
 
-describe('DayCache', () => {
+describe('BucketDayCache', () => {
   it('answers an entry only under the token it was kept with, and forgets it on a newer one', () => {
-    const c = new DayCache(1 << 20);
+    const c = new BucketDayCache(1 << 20);
     const f = fragment(100);
     c.set('a|20000', '3.4', f);
     expect(c.get('a|20000', '3.4')).toBe(f);
@@ -19,7 +19,7 @@ describe('DayCache', () => {
   });
 
   it('stays within its byte budget, dropping the least recently used first', () => {
-    const c = new DayCache(3 * 1400);
+    const c = new BucketDayCache(3 * 1400);
     c.set('d1', 't', fragment(1000));
     c.set('d2', 't', fragment(1000));
     c.set('d3', 't', fragment(1000));
@@ -33,7 +33,7 @@ describe('DayCache', () => {
   });
 
   it('replaces an entry in place and does not keep a day larger than the whole budget', () => {
-    const c = new DayCache(2000);
+    const c = new BucketDayCache(2000);
     c.set('d1', 't1', fragment(500));
     c.set('d1', 't2', fragment(600));
     expect(c.size).toBe(1);
@@ -44,7 +44,7 @@ describe('DayCache', () => {
   });
 
   it('keeps nothing with a budget of 0', () => {
-    const c = new DayCache(0);
+    const c = new BucketDayCache(0);
     c.set('d1', 't', fragment(1));
     expect(c.size).toBe(0);
   });

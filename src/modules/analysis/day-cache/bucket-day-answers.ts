@@ -1,5 +1,5 @@
 import { ownedBytes } from '../../../cache/owned-bytes.js';
-import type { DayCache } from './day-cache.js';
+import type { BucketDayCache } from './bucket-day-cache.js';
 import { dayOfLabel, type DaySegment } from './day-segments.js';
 import type { BucketFragment, Grid } from '../wire/hits-json.js';
 
@@ -48,7 +48,7 @@ function splitByDay(grid: Grid): Map<number, Grid> {
  * The token was read before the rows, so a day changed meanwhile is kept
  * under its older token and simply computed again by the next request.
  */
-export async function fragmentsByDay(cache: DayCache, plan: DayAnswerPlan): Promise<BucketFragment[]> {
+export async function fragmentsByDay(cache: BucketDayCache, plan: DayAnswerPlan): Promise<BucketFragment[]> {
   const { segments } = plan;
   const tokens = segments.map((s) => tokenOf(s, plan.versions));
   const keyOf = (s: DaySegment) => plan.keyOf(s.day);

@@ -13,7 +13,7 @@ import { TokenedCache } from '../../../cache/tokened-cache.js';
  * Least recently used entries go first once the byte budget
  * (`REPORT_CACHE_MB`) is spent; an entry larger than the budget is not kept.
  */
-export class DayCache<F extends { readonly size: number }> extends TokenedCache<F> {
+export class ReportDayCache<F extends { readonly size: number }> extends TokenedCache<F> {
   constructor(maxBytes: number) {
     super(maxBytes, (f) => f.size);
   }
