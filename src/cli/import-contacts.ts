@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { swallowed } from '../swallowed.js';
 
 export const IMPORT_CONTACTS_USAGE =
   'usage: callcenter import contacts FILE --list CLID --api URL (--user-id ID --token T | --ssid S)   ' +
@@ -95,7 +96,7 @@ export async function uploadContacts(file: string, target: ContactImportTarget, 
     request.on('error', reject);
   });
   // The service may answer before it read the whole file (a refusal): the answer is what counts then, not the broken upload.
-  const upload = pipeline(fs.createReadStream(file), counter, request).catch(() => undefined);
+  const upload = pipeline(fs.createReadStream(file), counter, request).catch(swallowed('cli.upload'));
   const { status, text } = await answered;
   await upload;
   if (io.progress) process.stderr.write(`${bar(sent, size, Math.max(0, lines - 1), started)}\n`);

@@ -5,6 +5,7 @@ import { tenant } from '../../db/tenant.js';
 import type { Database } from '../../db/types.js';
 import { CampaignLeaseRepository } from './campaign.repository.js';
 import type { Dialer } from './dialer.js';
+import { swallowed } from '../../swallowed.js';
 
 export interface DialerWorkerOptions {
   /** Real-time interval between ticks (at least once a second, PRODUCT.md §13). */
@@ -50,7 +51,7 @@ export class DialerWorker {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;
-    await new CampaignLeaseRepository(tenant(this.db, 0)).release(this.owner).catch(() => undefined);
+    await new CampaignLeaseRepository(tenant(this.db, 0)).release(this.owner).catch(swallowed('lock.release'));
   }
 
   private schedule(): void {
