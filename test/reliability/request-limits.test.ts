@@ -118,3 +118,39 @@ forEachDatabase(
     },
   },
 );
+
+forEachDatabase('request limits: a flood of distinct bad credentials', (use) => {
+  it('100,000 distinct bad ssids from one IP cost 100 reads and bounded memory; 11,000 IPs with one each fill no table beyond its bound', async () => {
+    const h = use();
+    h.clock.advance(61_000);
+    const t = await createTenant(h);
+    const rssBefore = process.memoryUsage().rss;
+    let held = 0;
+    let refused = 0;
+    for (let i = 0; i < 100_000; i++) {
+      const res = await h.app.inject({
+        method: 'POST',
+        url: '/api/v2/Agent/list',
+        payload: { ssid: `flood-${i}-${'x'.repeat(40)}` },
+        remoteAddress: '203.0.113.50',
+      });
+      if (res.statusCode === 429) held++;
+      else if (res.json().code === 1014) refused++;
+    }
+    // AUTH_FAILURES_PER_MINUTE (100) were looked up and refused; every other one was held back before a read.
+    expect(refused).toBe(100);
+    expect(held).toBe(99_900);
+    for (let i = 0; i < 11_000; i++) {
+      const ip = `2001:db8::${(i >> 16).toString(16)}:${(i & 0xffff).toString(16)}`;
+      await h.app.inject({ method: 'POST', url: '/api/v2/Agent/list', payload: { ssid: `spread-${i}` }, remoteAddress: ip });
+    }
+    const sizes = h.ctx.admission.limits.sizes();
+    expect(sizes.failures).toBeLessThanOrEqual(10_000);
+    expect(h.ctx.auth.unknownCount()).toBeLessThanOrEqual(10_000);
+    global.gc?.();
+    const grown = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
+    expect(grown, `RSS grew ${grown.toFixed(1)} MiB`).toBeLessThan(96);
+    // The tenant, whose session this node knows, was never held back.
+    expect((await h.post('/api/v2/account/getSettings', { ssid: t.ssid })).body.status).toBe('success');
+  }, 600_000);
+});
