@@ -11,7 +11,8 @@ const FilterObject = Type.Object({
 });
 
 const CounterList = Type.Union([Type.Array(Type.String()), Type.String()], {
-  description: 'Counter codes (array or comma string); default all. TH = TC.',
+  description:
+    'Counter codes (array or comma string), case-insensitive, each answered once (its first spelling); at most 32 listed (1001 beyond); default all. TH = TC.',
 });
 
 export const HitsBody = Type.Object({

@@ -3,6 +3,7 @@ import type { Database } from '../../db/types.js';
 import type { DataStream } from '../../http/envelope.js';
 import { analysisError } from '../../errors/catalogue.js';
 import type { AccountService } from '../account/account.service.js';
+import { mayGenerateCode } from './wire/code-generation.js';
 import { hitsDataJson, type Grid } from './wire/hits-json.js';
 import { BucketDayCache } from './day-cache/bucket-day-cache.js';
 import { GridCache } from './day-cache/day-grids.js';
@@ -44,6 +45,8 @@ export class AnalysisService {
     private readonly clock: Clock = systemClock,
   ) {
     this.accounts = accounts;
+    // Whether answers are written by generated or plain writers is settled once, here at start (wire/code-generation.ts).
+    mayGenerateCode();
     this.caches = {
       days: new BucketDayCache(cacheBytes / 4),
       grids: cacheBytes > 0 ? new GridCache(cacheBytes / 4) : null,

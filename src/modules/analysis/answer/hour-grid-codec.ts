@@ -13,6 +13,7 @@
  */
 import { IX, NCOLS } from '../rollup/counters.js';
 import { addPacked, PACKED_SLOTS } from '../query/analysis.repository.js';
+import { mayGenerateCode } from '../wire/code-generation.js';
 
 const FORMAT = 1;
 const HEADER = 8;
@@ -130,9 +131,11 @@ type CellOp = (cells: HourCellList, i: number, v: number[]) => void;
  * PACKED_SLOTS, ring_sum and hold_sum; no other slot): made
  * once, unrolled over the slots (constants of its code), as a month of
  * hours by agent reads 144,000 cells and the loops over the slots were a
- * tenth of writing them.
+ * tenth of writing them. Without code generation (wire/code-generation.ts)
+ * the same as a loop.
  */
 function cellOp(op: '=' | '+='): CellOp {
+  if (!mayGenerateCode()) return op === '=' ? plainPut : plainAdd;
   const lines = [
     `const c = cells.cell; const at = i * ${INTS} + 2;`,
     ...PACKED_SLOTS.map((slot, j) => `v[${slot}] ${op} c[at + ${j}];`),
@@ -142,8 +145,36 @@ function cellOp(op: '=' | '+='): CellOp {
   return new Function('cells', 'i', 'v', lines.join(' ')) as CellOp;
 }
 
-/** Adds cell i's values to a counter vector. */
-export const addCell = cellOp('+=');
+const SLOTS = Int32Array.from(PACKED_SLOTS);
+
+function plainAdd(cells: HourCellList, i: number, v: number[]): void {
+  const c = cells.cell;
+  const at = i * INTS + 2;
+  for (let j = 0; j < SLOTS.length; j++) {
+    const slot = SLOTS[j]!;
+    v[slot] = v[slot]! + c[at + j]!;
+  }
+  v[IX.ring_sum] = v[IX.ring_sum]! + cells.reals[i * 2]!;
+  v[IX.hold_sum] = v[IX.hold_sum]! + cells.reals[i * 2 + 1]!;
+}
+
+function plainPut(cells: HourCellList, i: number, v: number[]): void {
+  const c = cells.cell;
+  const at = i * INTS + 2;
+  for (let j = 0; j < SLOTS.length; j++) v[SLOTS[j]!] = c[at + j]!;
+  v[IX.ring_sum] = cells.reals[i * 2]!;
+  v[IX.hold_sum] = cells.reals[i * 2 + 1]!;
+}
+
+let add: CellOp | undefined;
+let put: CellOp | undefined;
+
+/** Adds cell i's values to a counter vector (made at the first call, not at import). */
+export function addCell(cells: HourCellList, i: number, v: number[]): void {
+  (add ??= cellOp('+='))(cells, i, v);
+}
 
 /** Sets the slots a cell has to cell i's values (the other slots are left as they are). */
-export const putCell = cellOp('=');
+export function putCell(cells: HourCellList, i: number, v: number[]): void {
+  (put ??= cellOp('='))(cells, i, v);
+}

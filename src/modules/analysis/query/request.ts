@@ -35,16 +35,29 @@ function lookupCaseless<T>(table: Record<string, T>, name: string): T | undefine
   return hit === undefined ? undefined : table[hit];
 }
 
+/** The most counter codes one question may list in `fields` (duplicates included): the input is bounded before any work. */
+export const MAX_FIELDS = 32;
+
+/**
+ * The counters asked for, in the order asked, each once: codes match
+ * case-insensitively and a code asked twice in any case is answered once,
+ * under its first spelling. More than MAX_FIELDS codes listed: 1001 (the
+ * writer of an answer is made per field list: counters-writer.ts).
+ */
 function parseFields(raw: string[] | string | undefined): AnalysisQuery['fields'] {
   if (raw === undefined) return CODES.map((c) => ({ name: c, code: c }));
   const list = (Array.isArray(raw) ? raw : raw.split(',')).map((s) => String(s).trim()).filter((s) => s !== '');
   if (list.length === 0) return CODES.map((c) => ({ name: c, code: c }));
+  if (list.length > MAX_FIELDS) throw fail(1001, `at most ${MAX_FIELDS} counter codes in fields`);
   const out: AnalysisQuery['fields'] = [];
+  const seen = new Set<string>();
   for (const name of list) {
     const upper = name.toUpperCase();
+    if (seen.has(upper)) continue;
     const code = upper === 'TH' ? 'TC' : CODES.find((c) => c.toUpperCase() === upper);
-    if (!code) throw fail(1001, `unknown counter code ${JSON.stringify(name)}`);
-    if (!out.some((f) => f.name === name)) out.push({ name, code });
+    if (!code) throw fail(1001, `unknown counter code ${JSON.stringify(name.slice(0, 40))}`);
+    seen.add(upper);
+    out.push({ name, code });
   }
   return out;
 }
