@@ -3110,9 +3110,9 @@ export interface operations {
                         /** @description date: "from,to" (MM-DD-YYYY HH:mm:ss, MM/DD/YYYY HH:mm:ss, MM DD YYYY HH:mm:ss or Unix seconds, in the account time zone); in: array or comma string */
                         val: string | number | (string | number)[];
                     }[];
-                    /** @description Counter codes (array or comma string); default all. TH = TC. */
+                    /** @description Counter codes (array or comma string), case-insensitive, each answered once (its first spelling); at most 32 listed (1001 beyond); default all. TH = TC. */
                     fields?: string[] | string;
-                    /** @description Counter codes (array or comma string); default all. TH = TC. */
+                    /** @description Counter codes (array or comma string), case-insensitive, each answered once (its first spelling); at most 32 listed (1001 beyond); default all. TH = TC. */
                     fileds?: string[] | string;
                     filter?: {
                         /** @description range (date); eq | ne | in (the others) */
