@@ -75,7 +75,7 @@ export function buildServices(ctx: AppContext) {
   const live = new LiveService(ctx, { accounts, groups, liveState });
   const queue = new QueueService(ctx, { liveState, history, events, live });
   const routing = new RoutingService(directory, liveState, dids, groups);
-  const switches = new SwitchService(db, { clock, agents, groups, dids, liveState, events });
+  const switches = new SwitchService(db, { clock, agents, groups, dids, liveState, events, accounts });
   const callReports = new CallReportService({ db, clock, recordingsDir: config.recordingsDir, accounts, agents, history });
   const webhookHttp = new WebhookHttp(config.webhookAllowPrivate, config.webhookTimeoutMs);
   const webhookWorker = new DeliveryWorker(db, clock, ctx.log, webhookHttp, callReports, {

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
  * AMI's framing byte for byte (banner, `Key: Value` CRLF lines, a blank line
  * ending each message, `Privilege:` and `Timestamp:` headers as
  * `timestampevents=yes` gives them), answers Login, Ping, QueueStatus,
- * CoreShowChannels, Redirect and Originate, records every action, and writes
+ * CoreShowChannels, Redirect, Originate, QueueAdd, QueuePause and QueueRemove, records every action, and writes
  * scripted events in small pieces so messages arrive split across reads.
  * Its parsing of actions is its own (a split on the blank line), not the
  * connector's parser.
@@ -241,6 +241,12 @@ export class FakeAmi {
         return ok({ Message: 'Redirect successful' });
       case 'Originate':
         return ok({ Message: 'Originate successfully queued' });
+      case 'QueueAdd':
+        return ok({ Message: 'Added interface to queue' });
+      case 'QueuePause':
+        return ok({ Message: 'Interface paused successfully' });
+      case 'QueueRemove':
+        return ok({ Message: 'Removed interface from queue' });
       default:
         return `Response: Error${CRLF}ActionID: ${id}${CRLF}Message: Invalid/unknown command${CRLF}${CRLF}`;
     }

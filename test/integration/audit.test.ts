@@ -241,6 +241,13 @@ const STEPS: Step[] = [
     changes: (c) => expect(c.originate).toEqual([null, { callId: expect.any(String), customer: '919811100042' }]),
   },
   {
+    op: 'agent/setState',
+    body: (e) => ({ agentId: e.agent, state: 'break', reason: 'lunch' }),
+    target: 'agent',
+    id: (e) => String(e.agent),
+    changes: (c) => expect(c).toEqual({ state: [null, { state: 'break', reason: 'lunch' }] }),
+  },
+  {
     op: 'queue/callTakeover',
     body: (e) => ({ callId: 'aud-k1', agentid: e.sup }),
     target: 'agent',

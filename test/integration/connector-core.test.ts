@@ -66,7 +66,7 @@ forEachDatabase('connector core: switch/config, switch/state, the runtime', (use
       batchDelayMs: 5,
       now: () => h.clock.now(),
     });
-    await rt.start({ takeover: async (c) => void takeovers.push(c), originate: async (c) => void originates.push(c) });
+    await rt.start({ takeover: async (c) => void takeovers.push(c), originate: async (c) => void originates.push(c), agentState: async () => {} });
     await rt.stream!.connected;
     expect(await rt.group(queue)).toBe(g);
     expect(await rt.agent('PJSIP/5001-00000001')).toBe(a.agentId);

@@ -1,6 +1,6 @@
-import type { ConnectorRuntime, OriginateCommand, SwitchEvent, TakeoverCommand } from '../core/index.js';
+import type { AgentStateCommand, ConnectorRuntime, OriginateCommand, SwitchEvent, TakeoverCommand } from '../core/index.js';
 import { switchEventId } from '../core/index.js';
-import { originateAction, redirectAction } from './actions.js';
+import { agentStateActions, originateAction, redirectAction } from './actions.js';
 import { AmiClient } from './ami-client.js';
 import { header, type AmiMessage } from './ami-parser.js';
 import { reconcile } from './reconcile.js';
@@ -25,7 +25,7 @@ export interface AsteriskOptions {
 /**
  * `callcenter connect asterisk`: AMI events in (translated, batched to
  * events/ingest), commands out (takeover → Redirect, click-to-call →
- * Originate), reconciliation after every (re)connect. Everything that touches
+ * Originate, agent state → QueueAdd / QueuePause / QueueRemove), reconciliation after every (re)connect. Everything that touches
  * the translator's state — events, reconciliation, commands — runs one after
  * the other in arrival order.
  */
@@ -69,6 +69,7 @@ export class AsteriskConnector {
     await this.rt.start({
       takeover: (cmd) => this.enqueue(() => this.takeover(cmd)),
       originate: (cmd) => this.enqueue(() => this.originate(cmd)),
+      agentState: (cmd) => this.enqueue(() => this.agentState(cmd)),
     });
     this.ami.start();
   }
@@ -164,5 +165,20 @@ export class AsteriskConnector {
       );
       throw err;
     }
+  }
+  /** agent.state: the member's interface as the switch names it (else `PJSIP/<extension>`), in the queues of its groups. */
+  private async agentState(cmd: AgentStateCommand): Promise<void> {
+    const ext = this.rt.mapper.extensionOf(cmd.agentId);
+    const iface = this.translator.interfaces.get(cmd.agentId) ?? (ext !== undefined ? `PJSIP/${ext}` : undefined);
+    if (iface === undefined) throw new Error(`agent.state: agent ${cmd.agentId} has no SIP extension (no queue member to act on)`);
+    const current = this.translator.members.get(cmd.agentId) ?? new Map<string, string | null>();
+    const queues = cmd.groupIds.flatMap((g) => this.rt.mapper.queuesOf(g));
+    const actions = agentStateActions(cmd, iface, current, queues);
+    if (actions.length === 0) {
+      this.rt.log(`agent.state ${cmd.agentId} ${cmd.state}: already so on the switch${queues.length === 0 && current.size === 0 ? ' (no queue: the agent is in no group)' : ''}`);
+      return;
+    }
+    for (const a of actions) await this.ami.action(a);
+    this.rt.log(`agent.state ${cmd.agentId} ${cmd.state}: ${actions.map((a) => a[0]![1]).join(', ')} for ${iface}`);
   }
 }

@@ -50,6 +50,9 @@ export async function reconcile(r: ReconcileInput): Promise<SwitchEvent[]> {
     const agentId = await r.agent(...memberNames(m));
     if (agentId === undefined) continue;
     if (inCall(m)) busy.add(agentId);
+    // The interface agent.state's actions name (Location: `PJSIP/5001`, `Local/5001@ctx/n`).
+    const location = header(m, 'Location') ?? header(m, 'Interface');
+    if (location?.includes('/')) t.interfaces.set(agentId, location);
     const queues = t.members.get(agentId) ?? new Map<string, string | null>();
     queues.set(header(m, 'Queue') ?? '', header(m, 'Paused') === '1' ? pauseReason(m) : null);
     t.members.set(agentId, queues);

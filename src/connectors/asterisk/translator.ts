@@ -67,6 +67,8 @@ export class AsteriskTranslator {
   readonly visits = new Map<string, { n: number; last: string; joins?: string[] }>();
   /** agent → queue → paused reason (null: not paused). */
   readonly members = new Map<number, Map<string, string | null>>();
+  /** agent → the member interface the switch names it by (`PJSIP/5001`): what agent.state's actions name. Kept across reconnects. */
+  readonly interfaces = new Map<number, string>();
   private readonly sip = new Map<number, string>();
 
   constructor(private readonly deps: TranslatorDeps) {}
@@ -341,6 +343,7 @@ export class AsteriskTranslator {
     const agentId = await this.deps.agent(...names);
     if (agentId === undefined) return [];
     const queue = header(m, 'Queue') ?? '';
+    if (member.includes('/')) this.interfaces.set(agentId, member);
     const id = (what: string) => switchEventId('ast', member, name, queue, what, stamp);
     const queues = this.members.get(agentId) ?? new Map<string, string | null>();
     const wasIn = queues.size > 0;

@@ -47,7 +47,7 @@ describe('CommandStream', () => {
     const health = new Health('test', () => NOW);
     const s = new CommandStream({
       api: new SwitchApi({ api: fake.url, userId: 'switch-1', token: 'tok' }),
-      handlers: { takeover: async (c) => void got.push(c), originate: async () => {} },
+      handlers: { takeover: async (c) => void got.push(c), originate: async () => {}, agentState: async () => {} },
       health,
       log: (l) => lines.push(l),
       now: () => NOW,

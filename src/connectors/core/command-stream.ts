@@ -25,9 +25,23 @@ export interface OriginateCommand {
   seq: number;
 }
 
+/**
+ * `agent.state` as the stream pushes it (agent/setState): make the agent ready in its queues (the
+ * switch queues of `groupIds`), paused in them with `reason`, or out of them.
+ */
+export interface AgentStateCommand {
+  agentId: number;
+  state: 'ready' | 'break' | 'logged_out';
+  reason: string | null;
+  groupIds: number[];
+  ts: number;
+  seq: number;
+}
+
 export interface CommandHandlers {
   takeover(cmd: TakeoverCommand): Promise<void>;
   originate(cmd: OriginateCommand): Promise<void>;
+  agentState(cmd: AgentStateCommand): Promise<void>;
 }
 
 export interface CommandStreamOptions {
@@ -43,11 +57,11 @@ export interface CommandStreamOptions {
   maxBackoffMs?: number;
 }
 
-const COMMANDS = new Set(['call.takeover', 'call.originate']);
+const COMMANDS = new Set(['call.takeover', 'call.originate', 'agent.state']);
 
 /**
  * The switch's side of GET /api/v2/stream: it keeps the stream open, executes
- * `call.takeover` and `call.originate`, and after a drop reconnects (1 s → 30 s)
+ * `call.takeover`, `call.originate` and `agent.state`, and after a drop reconnects (1 s → 30 s)
  * with `Last-Event-ID`, so commands pushed while it was away are delivered
  * then. A command older than 60 s is logged and not executed (the supervisor
  * has moved on); a command seen twice (the stream delivers at least once) is
@@ -131,14 +145,15 @@ export class CommandStream {
   }
 
   private async command(event: string, data: string): Promise<void> {
-    let cmd: TakeoverCommand | OriginateCommand;
+    let cmd: TakeoverCommand | OriginateCommand | AgentStateCommand;
     try {
-      cmd = JSON.parse(data) as TakeoverCommand | OriginateCommand;
+      cmd = JSON.parse(data) as TakeoverCommand | OriginateCommand | AgentStateCommand;
     } catch {
       this.opts.log(`stream: ${event} with unreadable data ignored`);
       return;
     }
-    const key = `${event}:${cmd.callId}:${cmd.seq}`;
+    const subject = 'callId' in cmd ? cmd.callId : `agent ${cmd.agentId}`;
+    const key = `${event}:${subject}:${cmd.seq}`;
     if (this.done.has(key)) return;
     this.done.add(key);
     if (this.done.size > 10_000) this.done.delete(this.done.values().next().value!);
@@ -146,15 +161,16 @@ export class CommandStream {
     const maxAge = this.opts.maxAgeSecs ?? 60;
     if (age > maxAge) {
       this.opts.health.commandsSkipped++;
-      this.opts.log(`${event} ${cmd.callId} not executed: pushed ${Math.round(age)} s ago (more than ${maxAge} s)`);
+      this.opts.log(`${event} ${subject} not executed: pushed ${Math.round(age)} s ago (more than ${maxAge} s)`);
       return;
     }
     try {
       if (event === 'call.takeover') await this.opts.handlers.takeover(cmd as TakeoverCommand);
+      else if (event === 'agent.state') await this.opts.handlers.agentState(cmd as AgentStateCommand);
       else await this.opts.handlers.originate(cmd as OriginateCommand);
       this.opts.health.commandsExecuted++;
     } catch (err) {
-      const message = `${event} ${cmd.callId} failed: ${(err as Error).message}`;
+      const message = `${event} ${subject} failed: ${(err as Error).message}`;
       this.opts.health.error(message);
       this.opts.log(message);
     }

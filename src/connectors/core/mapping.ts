@@ -141,6 +141,16 @@ export class SwitchMapper {
     return this.lookup(member) !== undefined;
   }
 
+  /**
+   * The switch queues of a group (agent.state acts on an agent's queues): the `--queue-map` names
+   * mapped to it, else the group's name.
+   */
+  queuesOf(groupId: number): string[] {
+    const mapped = [...(this.opts.queueMap ?? [])].filter(([, id]) => id === groupId).map(([name]) => name);
+    if (mapped.length > 0) return mapped;
+    return [...this.groups].filter(([, id]) => id === groupId).map(([name]) => name);
+  }
+
   /** The SIP extension of an agent (takeover, originate), or undefined. */
   extensionOf(agentId: number): string | undefined {
     return this.extensions.get(agentId);

@@ -39,3 +39,11 @@ export function originateCommand(o: { callId: string; extension?: string; mobile
 export function apiSucceeded(answer: string): boolean {
   return answer.trimStart().startsWith('+OK');
 }
+
+/** agent.state → mod_callcenter's agent status (PRODUCT.md §15). */
+export const AGENT_STATUS = { ready: 'Available', break: 'On Break', logged_out: 'Logged Out' } as const;
+
+/** `callcenter_config agent set status <agent> '<status>'` (the status quoted: `On Break` has a space). */
+export function agentStatusCommand(agentName: string, state: keyof typeof AGENT_STATUS): string {
+  return `callcenter_config agent set status ${safe('agent', agentName)} '${AGENT_STATUS[state]}'`;
+}

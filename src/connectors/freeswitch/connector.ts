@@ -1,6 +1,6 @@
-import { ConnectorRuntime, type RuntimeOptions, type TakeoverCommand } from '../core/index.js';
+import { ConnectorRuntime, type AgentStateCommand, type RuntimeOptions, type TakeoverCommand } from '../core/index.js';
 import { parseAgentList, parseMemberList, parseQueueList, type SwitchMember } from './callcenter-config.js';
-import { apiSucceeded, takeoverCommand } from './commands.js';
+import { agentStatusCommand, apiSucceeded, takeoverCommand } from './commands.js';
 import { EslClient } from './esl-client.js';
 import type { EslEvent } from './esl-framing.js';
 import { FreeswitchMapper, statusOf } from './mapping.js';
@@ -48,6 +48,8 @@ export class FreeswitchConnector {
   private timer: NodeJS.Timeout | null = null;
   private reconciling: Promise<void> | null = null;
   private reserved = new Set<string>();
+  /** mod_callcenter agent name → agent id, from the agent lists read (agent.state names the agent by it). */
+  private readonly agentNames = new Map<string, number>();
   /** Calls and agents events touched while a pass runs: the pass leaves them to the next one. */
   private touched: Set<string> | null = null;
 
@@ -84,7 +86,7 @@ export class FreeswitchConnector {
   }
 
   async start(): Promise<void> {
-    await this.runtime.start({ takeover: (c) => this.takeover(c), originate: (c) => this.ctc.originate(c) });
+    await this.runtime.start({ takeover: (c) => this.takeover(c), originate: (c) => this.ctc.originate(c), agentState: (c) => this.agentState(c) });
     this.esl.start();
     this.timer = setInterval(() => void this.reconcile(), this.opts.reconcileSecs * 1000);
     this.timer.unref();
@@ -152,6 +154,31 @@ export class FreeswitchConnector {
     rt.log(`freeswitch: call ${cmd.callId} transferred to ${ext} (takeover by agent ${cmd.to})`);
   }
 
+  /**
+   * agent.state → `callcenter_config agent set status`. The agent's mod_callcenter name is the one
+   * the agent list maps to it (read again when unknown); the switch then reports
+   * `agent-status-change`, which becomes the agent's event.
+   */
+  private async agentState(cmd: AgentStateCommand): Promise<void> {
+    const rt = this.runtime;
+    let name = [...this.agentNames].find(([, id]) => id === cmd.agentId)?.[0];
+    if (name === undefined) {
+      for (const a of parseAgentList(await this.esl.api('callcenter_config agent list'))) {
+        const id = await rt.agent(a.name);
+        if (id !== undefined) this.agentNames.set(a.name, id);
+        if (id === cmd.agentId) name = a.name;
+      }
+    }
+    if (name === undefined) throw new Error(`agent.state: agent ${cmd.agentId} is no mod_callcenter agent of this switch`);
+    if (cmd.state === 'break' && cmd.reason) this.mapper.breakReasons.set(name, cmd.reason);
+    const answer = await this.esl.api(agentStatusCommand(name, cmd.state));
+    if (!apiSucceeded(answer)) {
+      this.mapper.breakReasons.delete(name);
+      throw new Error(`callcenter_config agent set status ${name}: ${answer.trim()}`);
+    }
+    rt.log(`freeswitch: agent ${name} (${cmd.agentId}) set to ${cmd.state}`);
+  }
+
   /** One pass at a time; a pass while the socket is down waits for the reconnect's pass. */
   reconcile(): Promise<void> {
     if (!this.esl.isReady) return Promise.resolve();
@@ -192,6 +219,7 @@ export class FreeswitchConnector {
     for (const a of agents) {
       const id = await rt.agent(a.name);
       if (id !== undefined) agentIds.set(a.name, id);
+      if (id !== undefined) this.agentNames.set(a.name, id);
       const s = statusOf(a.status);
       if (s) this.mapper.agentStatus.set(a.name, s);
     }

@@ -66,6 +66,8 @@ export class FreeswitchMapper {
   private readonly answered = new Set<string>();
   /** What the switch last said of each agent (`5001@default` → status). */
   readonly agentStatus = new Map<string, SwitchStatus>();
+  /** agent name → the reason an agent.state command asked for: given to the break the switch reports next. */
+  readonly breakReasons = new Map<string, string>();
   /**
    * Calls taken over: `uuid_transfer` took the caller out of mod_callcenter,
    * which then reports the bridge and the member as ended although the call
@@ -107,14 +109,17 @@ export class FreeswitchMapper {
         const from = this.agentStatus.get(agent) ?? (to === 'out' ? 'available' : 'out');
         this.agentStatus.set(agent, to);
         if (agentId === undefined) return [];
+        const asked = this.breakReasons.get(agent);
+        if (to === 'break' || to === 'out' || to === 'available') this.breakReasons.delete(agent);
         return statusEvents(from, to).map((type) => ({
           eventId: id(agent, type),
           type,
           ts,
           agentId,
           ...(type === 'agent.login' ? { loginType: 'SIP' as const } : {}),
-          // mod_callcenter has one break status and no reason: the reason is `break` (PRODUCT.md §10).
-          ...(type === 'agent.break.start' ? { reason: 'break' } : {}),
+          // mod_callcenter has one break status and no reason: the reason is `break` (PRODUCT.md §10),
+          // or the one the agent desk asked for with the status (agent.state).
+          ...(type === 'agent.break.start' ? { reason: asked ?? 'break' } : {}),
         }));
       }
       case 'member-queue-start': {

@@ -12,6 +12,7 @@ export interface AccountRow {
   retention_call_days: number | null;
   retention_recording_days: number | null;
   retention_audit_days: number | null;
+  break_reasons: string;
 }
 
 /** The accounts table. Accounts are the tenants themselves, so this repository is not tenant-scoped. */
@@ -44,7 +45,7 @@ export class AccountRepository {
   byId(id: number) {
     return this.db.get<AccountRow>(
       `SELECT id, username, name, is_operator, timezone, default_group_id, ghost_threshold_secs, custom_fields,
-       retention_call_days, retention_recording_days, retention_audit_days FROM accounts WHERE id = $1`,
+       retention_call_days, retention_recording_days, retention_audit_days, break_reasons FROM accounts WHERE id = $1`,
       [id],
     );
   }
@@ -57,12 +58,23 @@ export class AccountRepository {
       ghostThresholdSecs: number;
       customFields: string;
       retention: { callDays: number | null; recordingDays: number | null; auditDays: number | null };
+      breakReasons: string;
     },
   ) {
     return this.db.run(
       `UPDATE accounts SET timezone = $2, default_group_id = $3, ghost_threshold_secs = $4, custom_fields = $5,
-       retention_call_days = $6, retention_recording_days = $7, retention_audit_days = $8 WHERE id = $1`,
-      [id, s.timezone, s.defaultGroupId, s.ghostThresholdSecs, s.customFields, s.retention.callDays, s.retention.recordingDays, s.retention.auditDays],
+       retention_call_days = $6, retention_recording_days = $7, retention_audit_days = $8, break_reasons = $9 WHERE id = $1`,
+      [
+        id,
+        s.timezone,
+        s.defaultGroupId,
+        s.ghostThresholdSecs,
+        s.customFields,
+        s.retention.callDays,
+        s.retention.recordingDays,
+        s.retention.auditDays,
+        s.breakReasons,
+      ],
     );
   }
 

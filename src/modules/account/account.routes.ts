@@ -46,6 +46,7 @@ export function accountOperations({ accounts }: { accounts: AccountService }) {
             ghostThresholdSecs: 3,
             customFields: [],
             retention: { callDays: 365, recordingDays: 90, auditDays: null },
+            breakReasons: ['break', 'lunch', 'training', 'meeting'],
           },
         },
       },
@@ -72,13 +73,14 @@ export function accountOperations({ accounts }: { accounts: AccountService }) {
             ghostThresholdSecs: 5,
             customFields: [{ key: 'custom_plan', type: 'text' }],
             retention: { callDays: 365, recordingDays: 90, auditDays: null },
+            breakReasons: ['break', 'lunch', 'training', 'meeting'],
           },
         },
       },
       async handler({ principal, body }) {
-        const { timezone, defaultGroupId, ghostThresholdSecs, customFields, retention } = body;
+        const { timezone, defaultGroupId, ghostThresholdSecs, customFields, retention, breakReasons } = body;
         const patch = Object.fromEntries(
-          Object.entries({ timezone, defaultGroupId, ghostThresholdSecs, customFields, retention }).filter(([, v]) => v !== undefined),
+          Object.entries({ timezone, defaultGroupId, ghostThresholdSecs, customFields, retention, breakReasons }).filter(([, v]) => v !== undefined),
         );
         return { data: await accounts.updateSettings(principal.accountId, patch) };
       },

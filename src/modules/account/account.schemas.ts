@@ -43,6 +43,11 @@ const SettingsShape = {
   retention: Type.Object(RetentionShape, {
     description: 'How long call rows and hits (callDays), recordings (recordingDays) and audit records (auditDays) are kept; an hourly job removes older ones',
   }),
+  breakReasons: Type.Array(Type.String({ minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9 _.-]+$' }), {
+    minItems: 1,
+    maxItems: 20,
+    description: 'The reasons an agent may give for a break (agent/setState); default break, lunch, training, meeting',
+  }),
 };
 
 export const GetSettingsBody = Type.Object({});
@@ -51,6 +56,7 @@ export const UpdateSettingsBody = Type.Object({
   defaultGroupId: Type.Optional(Type.Union([SettingsShape.defaultGroupId.anyOf[0]!, Type.Null()])),
   ghostThresholdSecs: Type.Optional(SettingsShape.ghostThresholdSecs),
   customFields: Type.Optional(SettingsShape.customFields),
+  breakReasons: Type.Optional(SettingsShape.breakReasons),
   retention: Type.Optional(
     Type.Object(
       { callDays: Type.Optional(Days), recordingDays: Type.Optional(Days), auditDays: Type.Optional(Days) },

@@ -25,6 +25,8 @@ export interface AccountSettings {
   ghostThresholdSecs: number;
   customFields: CustomField[];
   retention: Retention;
+  /** What an agent may choose when going on break (the agent desk, agent/setState). */
+  breakReasons: string[];
 }
 
 /** What a settings change may carry: `retention` merges field by field, like the settings themselves. */
@@ -46,6 +48,7 @@ function settingsOf(row: AccountRow): AccountSettings {
     ghostThresholdSecs: row.ghost_threshold_secs,
     customFields: JSON.parse(row.custom_fields) as CustomField[],
     retention: { callDays: row.retention_call_days, recordingDays: row.retention_recording_days, auditDays: row.retention_audit_days },
+    breakReasons: JSON.parse(row.break_reasons) as string[],
   };
 }
 
@@ -129,12 +132,14 @@ export class AccountService {
       if (keys.has(f.key)) throw fail(1000, `customFields: duplicate key ${f.key}`);
       keys.add(f.key);
     }
+    if (new Set(next.breakReasons).size !== next.breakReasons.length) throw fail(1000, 'breakReasons: a reason is listed twice');
     await this.repo.updateSettings(accountId, {
       timezone: next.timezone,
       defaultGroupId: next.defaultGroupId,
       ghostThresholdSecs: next.ghostThresholdSecs,
       customFields: JSON.stringify(next.customFields),
       retention: next.retention,
+      breakReasons: JSON.stringify(next.breakReasons),
     });
     return next;
   }

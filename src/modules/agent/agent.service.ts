@@ -67,6 +67,11 @@ export class AgentService {
     return this.repo(accountId).groupMembers(groupId);
   }
 
+  /** The groups an agent is mapped to (switch queues of the agent desk's state commands). */
+  async groupIdsOf(accountId: number, agentId: number): Promise<number[]> {
+    return (await this.repo(accountId).groupsOf([agentId])).map((r) => Number(r.group_id));
+  }
+
   inGroup(accountId: number, agentId: number, groupId: number): Promise<boolean> {
     return this.repo(accountId).inGroup(agentId, groupId);
   }

@@ -36,7 +36,7 @@ export class AuditTargetsRepository {
     const rows = await this.t.untenanted(
       "an account's own row: the target of account/create is not the caller's account",
       `SELECT username, name, password_hash, timezone, default_group_id, ghost_threshold_secs, custom_fields,
-              retention_call_days, retention_recording_days, retention_audit_days
+              retention_call_days, retention_recording_days, retention_audit_days, break_reasons
          FROM accounts WHERE id = $1`,
       [id],
     );

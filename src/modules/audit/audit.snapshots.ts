@@ -57,6 +57,7 @@ const READERS: Record<Exclude<AuditTargetType, 'agent'>, (r: AuditTargetsReposit
       ghostThresholdSecs: num(a.ghost_threshold_secs),
       customFields: json(a.custom_fields, []),
       retention: { callDays: num(a.retention_call_days), recordingDays: num(a.retention_recording_days), auditDays: num(a.retention_audit_days) },
+      breakReasons: json(a.break_reasons, []),
     })),
   token: async (r, id) => view(await r.token(Number(id)), (k) => ({ kind: k.kind, name: k.name, userId: k.user_id, agentId: num(k.agent_id) })),
   webhook: async (r, id) =>

@@ -3,6 +3,7 @@ import { SuccessSchema } from '../../http/envelope.js';
 import { fail } from '../../errors/catalogue.js';
 import { defineOperation } from '../../http/operation.js';
 import type { AuthService } from '../../auth/auth.service.js';
+import { PERMISSIONS } from '../../auth/permissions.js';
 
 const Message = { message: Type.String() };
 
@@ -88,6 +89,44 @@ export function authOperations({ auth }: { auth: AuthService }) {
       async handler({ principal }) {
         await auth.logout(principal);
         return { message: 'Logged out' };
+      },
+    }),
+    defineOperation({
+      module: 'auth',
+      name: 'whoami',
+      writes: false,
+      summary: 'Who the credentials are: client or agent, its agentId and the permissions it holds',
+      description:
+        'A client holds every permission; an agent those of its role. The console and the agent desk show a page or a button only when ' +
+        'the permission of its operations is held (docs/console.md); the operations refuse it anyway (1015).',
+      body: Type.Object({}),
+      response: SuccessSchema({
+        data: Type.Object(
+          {
+            kind: Type.Union([Type.Literal('client'), Type.Literal('agent')]),
+            userId: Type.String(),
+            agentId: Type.Union([Type.Integer(), Type.Null()]),
+            permissions: Type.Array(Type.String(), { description: 'In the order of PRODUCT.md §4' }),
+            canSee: Type.Boolean({ description: 'false: sees only itself and the agents below it' }),
+          },
+          { additionalProperties: false },
+        ),
+      }),
+      errors: [1014, 1047],
+      examples: {
+        request: {},
+        response: { data: { kind: 'agent', userId: 'agent-12', agentId: 12, permissions: ['agent.live', 'call.originate'], canSee: false } },
+      },
+      async handler({ principal }) {
+        return {
+          data: {
+            kind: principal.kind === 'agent' ? 'agent' : 'client',
+            userId: principal.userId,
+            agentId: principal.agentId,
+            permissions: PERMISSIONS.filter((p) => principal.permissions.has(p)),
+            canSee: principal.canSee,
+          },
+        };
       },
     }),
   ];

@@ -1,6 +1,6 @@
 import { defineOperation } from '../../http/operation.js';
 import { toId } from '../../http/ids.js';
-import { ConfigResponse, EmptyBody, OriginateBody, OriginateResponse, StateResponse } from './switch.schemas.js';
+import { ConfigResponse, DeskResponse, EmptyBody, OriginateBody, OriginateResponse, SetStateBody, SetStateResponse, StateResponse } from './switch.schemas.js';
 import type { SwitchService } from './switch.service.js';
 
 export function switchOperations({ switches }: { switches: SwitchService }) {
@@ -94,6 +94,83 @@ export function switchOperations({ switches }: { switches: SwitchService }) {
           campaignId: body.campaignId,
         });
         return { data };
+      },
+    }),
+    defineOperation({
+      module: 'agent',
+      name: 'setState',
+      writes: true,
+      audit: {
+        // Nothing stored changes (the switch reports the new state as events): the record names what was asked.
+        target: 'agent',
+        id: ({ body, principal }) => (body.agentId !== undefined ? toId(body.agentId) : principal.agentId),
+        changes: ({ body }) => ({ state: [null, { state: body.state, reason: body.reason ?? null }] }),
+      },
+      summary: 'Ask the switch to make an agent ready, on break (with a reason) or logged out',
+      description:
+        'Pushes an `agent.state` command on the stream to the switch connectors (`{agentId, state, reason, groupIds, ts, seq}`; switch credentials ' +
+        'only). The Asterisk connector maps it to QueueAdd / QueuePause / QueueRemove on the queues of the agent, the FreeSWITCH connector to ' +
+        '`callcenter_config agent set status`. The agent\'s live state changes only when the switch reports it (`agent` on the stream): the agent ' +
+        "desk shows that, never the request. An agent sets its own state without a permission; another agent's state needs agent.manage. " +
+        'See docs/agent-desk.md.',
+      errorModule: 'agent',
+      body: SetStateBody,
+      response: SetStateResponse,
+      errors: [1000, 1014, 1015, 1047, 1509],
+      errorNotes: {
+        1000: "a break reason that is not one of the account's, a reason without break, or no agentId from a client",
+        1015: "another agent's state without agent.manage, or switch credentials",
+        1509: 'no such agent (or one the caller may not see)',
+      },
+      examples: { request: { state: 'break', reason: 'lunch' }, response: { data: { seq: 1242 } } },
+      async handler({ principal, body }) {
+        const data = await switches.setState(principal, {
+          agentId: body.agentId !== undefined ? toId(body.agentId) : undefined,
+          state: body.state,
+          reason: body.reason,
+        });
+        return { data };
+      },
+    }),
+    defineOperation({
+      module: 'agent',
+      name: 'desk',
+      writes: false,
+      summary: "The calling agent's desk: who it is, its groups, the account's break reasons and its live state as the switch reported it",
+      description:
+        'For agent principals (no permission needed: an agent reads itself). `state` is the stream\'s `agent` message of the agent (null before ' +
+        'any event about it); `lstSync` is where the stream continues from. See docs/agent-desk.md.',
+      principals: ['agent'],
+      errorModule: 'agent',
+      body: EmptyBody,
+      response: DeskResponse,
+      errors: [1014, 1015, 1047],
+      examples: {
+        request: {},
+        response: {
+          data: {
+            lstSync: 1241,
+            agentId: 12,
+            name: 'Asha',
+            groups: [{ groupId: 55, name: 'sales' }],
+            breakReasons: ['break', 'lunch', 'training', 'meeting'],
+            state: {
+              agentId: 12,
+              state: 'break',
+              loggedIn: true,
+              loginType: 'SIP',
+              sipStatus: 'online',
+              breakReason: 'lunch',
+              callId: null,
+              ringingCallId: null,
+              since: 1763812345.2,
+              seq: 1240,
+            },
+          },
+        },
+      },
+      async handler({ principal }) {
+        return { data: await switches.desk(principal) };
       },
     }),
   ];

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { SuccessSchema } from '../../http/envelope.js';
 import { IdSchema } from '../../http/ids.js';
 
@@ -72,6 +72,56 @@ export const OriginateBody = Type.Object({
 export const OriginateResponse = SuccessSchema({
   data: Type.Object(
     { callId: Type.String({ description: 'The id the switch reports the call under (`ctc-…`); its report says cType "CTC"' }) },
+    { additionalProperties: false },
+  ),
+});
+
+export const SetStateBody = Type.Object({
+  agentId: Type.Optional(IdSchema({ code: 1509, description: "The agent whose state changes; absent: the calling agent (another agent's needs agent.manage)" })),
+  state: Type.Union([Type.Literal('ready'), Type.Literal('break'), Type.Literal('logged_out')], {
+    description: 'ready: in its queues and taking calls; break: in its queues, paused; logged_out: out of its queues',
+  }),
+  reason: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 40, description: "With break: one of the account's breakReasons (default the first); else 1000" }),
+  ),
+});
+
+export const SetStateResponse = SuccessSchema({
+  data: Type.Object(
+    { seq: Type.Integer({ description: 'The sequence number of the `agent.state` command on the stream' }) },
+    { additionalProperties: false },
+  ),
+});
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** The stream's `agent` message (docs/events.md §3). */
+export const AgentLiveMessage = Type.Object(
+  {
+    agentId: Type.Integer(),
+    state: Type.Union(['offline', 'available', 'break', 'wrapup', 'ringing', 'oncall'].map((s) => Type.Literal(s))),
+    loggedIn: Type.Boolean(),
+    loginType: Nullable(Type.String()),
+    sipStatus: Type.String(),
+    breakReason: Nullable(Type.String()),
+    callId: Nullable(Type.String()),
+    ringingCallId: Nullable(Type.String()),
+    since: Nullable(Type.Number()),
+    seq: Type.Integer(),
+  },
+  { additionalProperties: false },
+);
+
+export const DeskResponse = SuccessSchema({
+  data: Type.Object(
+    {
+      lstSync: Type.Integer({ description: 'The sequence the state was read at: open the stream with `lastEventId` = this to follow it' }),
+      agentId: Type.Integer(),
+      name: Type.String(),
+      groups: Type.Array(Type.Object({ groupId: Type.Integer(), name: Type.String() }, { additionalProperties: false })),
+      breakReasons: Type.Array(Type.String(), { description: "The account's break reasons (account/updateSettings)" }),
+      state: Nullable(AgentLiveMessage),
+    },
     { additionalProperties: false },
   ),
 });

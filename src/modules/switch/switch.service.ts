@@ -5,11 +5,13 @@ import { tenant } from '../../db/tenant.js';
 import type { Queryable } from '../../db/types.js';
 import { agentError, fail } from '../../errors/catalogue.js';
 import { contactDigits } from '../../http/contact.js';
+import type { AccountService } from '../account/account.service.js';
 import type { AgentService } from '../agent/agent.service.js';
 import { ORIGINATED_CALL_PREFIX } from '../calls/call-record.js';
 import { didDigits, type DidService } from '../did/did.service.js';
 import type { EventsService } from '../events/events.service.js';
 import type { LiveStateService } from '../events/live-state.service.js';
+import { agentMessage } from '../events/live.types.js';
 import type { GroupService } from '../group/group.service.js';
 import { SwitchRepository, type OriginatedCall } from './switch.repository.js';
 
@@ -29,6 +31,17 @@ export interface SwitchDeps {
   dids: DidService;
   liveState: LiveStateService;
   events: EventsService;
+  accounts: AccountService;
+}
+
+/** What an agent asks the switch to make of it (agent/setState): in its queues and ready, paused, or out of them. */
+export type DeskState = 'ready' | 'break' | 'logged_out';
+
+export interface SetStateInput {
+  /** Absent: the calling agent itself. */
+  agentId?: number;
+  state: DeskState;
+  reason?: string;
 }
 
 /**
@@ -101,6 +114,63 @@ export class SwitchService {
     const command = { callId, agentId: input.agentId, agentNumber: agent.phone, customer, did, campaignId: row.campaignId, ts: now };
     await this.deps.events.pushCommand(accountId, 'call.originate', command, (tx) => new SwitchRepository(tenant(tx, accountId)).insertOriginated(row));
     return { callId };
+  }
+
+  /**
+   * agent/setState: pushes `agent.state {agentId, state, reason, groupIds, ts}` to the switch
+   * connectors on the stream. Nothing else changes here: the agent's live state changes when the
+   * switch reports it (agent.login / agent.break.start / agent.logout events), so what a desk shows
+   * is always the switch's state. An agent sets its own state; another agent's needs agent.manage.
+   */
+  async setState(principal: Principal, input: SetStateInput): Promise<{ seq: number }> {
+    const accountId = principal.accountId;
+    const agentId = input.agentId ?? principal.agentId;
+    if (agentId === null) throw fail(1000, 'agentId is required (a client has no state of its own)');
+    if (principal.kind === 'agent' && agentId !== principal.agentId && !principal.permissions.has('agent.manage')) {
+      throw fail(1015, "missing permission agent.manage (to set another agent's state)");
+    }
+    const agent = await this.deps.agents.visible(principal, agentId);
+    if (!agent) throw agentError(1509, `agent ${agentId}${visibleSubtreeOf(principal) !== null ? ' (or not one you may see)' : ''}`);
+    let reason: string | null = null;
+    if (input.state === 'break') {
+      const { breakReasons } = await this.deps.accounts.settings(accountId);
+      reason = input.reason ?? breakReasons[0]!;
+      if (!breakReasons.includes(reason)) throw fail(1000, `reason must be one of the account's break reasons (${breakReasons.join(', ')})`);
+    } else if (input.reason !== undefined) {
+      throw fail(1000, 'reason is only given with state "break"');
+    }
+    const groupIds = await this.deps.agents.groupIdsOf(accountId, agentId);
+    const command = { agentId, state: input.state, reason, groupIds, ts: this.deps.clock.now() / 1000 };
+    return { seq: await this.deps.events.pushCommand(accountId, 'agent.state', command) };
+  }
+
+  /**
+   * agent/desk: what the calling agent's desk shows at start: who it is, its groups, the account's
+   * break reasons and its live state as the switch last reported it (the stream's `agent` message
+   * shape, or null before any event), read at `lstSync` so the stream resumes right after it.
+   */
+  async desk(principal: Principal) {
+    const accountId = principal.accountId;
+    const agentId = principal.agentId;
+    if (agentId === null) throw fail(1015, 'the agent desk is for agent principals');
+    const [agent, groupIds, settings, lstSync] = await Promise.all([
+      this.deps.agents.find(accountId, agentId),
+      this.deps.agents.groupIdsOf(accountId, agentId),
+      this.deps.accounts.settings(accountId),
+      this.deps.liveState.sequence(accountId),
+    ]);
+    if (!agent) throw fail(1014);
+    const [groups, live] = await Promise.all([this.deps.groups.list(accountId), this.deps.liveState.agents(accountId)]);
+    const mine = new Set(groupIds);
+    const own = live.get(agentId);
+    return {
+      lstSync,
+      agentId,
+      name: agent.name,
+      groups: groups.filter((g) => mine.has(g.groupId)).map((g) => ({ groupId: g.groupId, name: g.name })),
+      breakReasons: settings.breakReasons,
+      state: own ? agentMessage(own) : null,
+    };
   }
 
   /** Of `callIds`, those placed by click-to-call (a call report's `cType: "CTC"`). */
