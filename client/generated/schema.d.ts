@@ -143,6 +143,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/agent/desk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The calling agent's desk: who it is, its groups, the account's break reasons and its live state as the switch reported it
+         * @description For agent principals (no permission needed: an agent reads itself). `state` is the stream's `agent` message of the agent (null before any event about it); `lstSync` is where the stream continues from. See docs/agent-desk.md.
+         *
+         *     Callers: agent. Error codes: 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["agent_desk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/Agent/list": {
         parameters: {
             query?: never;
@@ -197,6 +219,28 @@ export interface paths {
          * @description Callers: client, agent. Permission: `agent.manage`. Error codes: 1000, 1014, 1015, 1047, 1501 (HTTP 200, error envelope).
          */
         post: operations["Agent_setCad"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/agent/setState": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the switch to make an agent ready, on break (with a reason) or logged out
+         * @description Pushes an `agent.state` command on the stream to the switch connectors (`{agentId, state, reason, groupIds, ts, seq}`; switch credentials only). The Asterisk connector maps it to QueueAdd / QueuePause / QueueRemove on the queues of the agent, the FreeSWITCH connector to `callcenter_config agent set status`. The agent's live state changes only when the switch reports it (`agent` on the stream): the agent desk shows that, never the request. An agent sets its own state without a permission; another agent's state needs agent.manage. See docs/agent-desk.md.
+         *
+         *     Callers: client, agent. Error codes: 1000, 1014, 1015, 1047, 1509 (HTTP 200, error envelope).
+         */
+        post: operations["agent_setState"];
         delete?: never;
         options?: never;
         head?: never;
@@ -385,6 +429,28 @@ export interface paths {
          * @description Callers: client, agent. Error codes: 1000, 1002, 1014, 1015, 1047 (HTTP 200, error envelope).
          */
         post: operations["auth_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/auth/whoami": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Who the credentials are: client or agent, its agentId and the permissions it holds
+         * @description A client holds every permission; an agent those of its role. The console and the agent desk show a page or a button only when the permission of its operations is held (docs/console.md); the operations refuse it anyway (1015).
+         *
+         *     Callers: client, agent. Error codes: 1014, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["auth_whoami"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1560,7 +1626,7 @@ export interface paths {
         };
         /**
          * Live changes of the account as Server-Sent Events (agents, calls, takeover commands for the switch)
-         * @description A `text/event-stream` that stays open. Messages (`event:` names): `ready` first, with the current `lstSync`; `agent` and `call`, each carrying the entity's whole new state (a snapshot, so applying one twice is harmless; a call's `state` is queued, ringing, connected or ended); `call.takeover`, a command for the switch (bridge `callId` to agent `to`); `call.originate`, a click-to-call for the switch (sent to switch credentials only: ring agent `agentId`, then dial `customer`; docs/asterisk.md); `reset` (below). `data` is one JSON object.
+         * @description A `text/event-stream` that stays open. Messages (`event:` names): `ready` first, with the current `lstSync`; `agent` and `call`, each carrying the entity's whole new state (a snapshot, so applying one twice is harmless; a call's `state` is queued, ringing, connected or ended); `call.takeover`, a command for the switch (bridge `callId` to agent `to`); `call.originate`, a click-to-call for the switch (sent to switch credentials only: ring agent `agentId`, then dial `customer`; docs/asterisk.md); `agent.state`, agent/setState for the switch (switch credentials only: make agent `agentId` ready, on break with `reason`, or logged out in the queues of `groupIds`); `reset` (below). `data` is one JSON object.
          *
          *     Changes come in groups (one per ingest batch or takeover); the last message of a group carries `id:`, the account sequence after it. Reconnect with the `Last-Event-ID` header (or `?lastEventId=`) to get every group after it (at least once). An id older than the last 100,000 sequence numbers gets `event: reset`: reload `Agent/live` and `queue/list`, then carry on. A comment line `: hb <unix seconds>` is sent every 15 s.
          *
@@ -1975,6 +2041,8 @@ export interface operations {
                         /** @enum {number} */
                         code: 200;
                         data: {
+                            /** @description The reasons an agent may give for a break (agent/setState); default break, lunch, training, meeting */
+                            breakReasons: string[];
                             customFields: {
                                 /** @description `custom_` followed by the name (letters, digits, underscore; at most 60), e.g. `custom_plan` */
                                 key: string;
@@ -2041,6 +2109,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description The reasons an agent may give for a break (agent/setState); default break, lunch, training, meeting */
+                    breakReasons?: string[];
                     customFields?: {
                         /** @description `custom_` followed by the name (letters, digits, underscore; at most 60), e.g. `custom_plan` */
                         key: string;
@@ -2080,6 +2150,8 @@ export interface operations {
                         /** @enum {number} */
                         code: 200;
                         data: {
+                            /** @description The reasons an agent may give for a break (agent/setState); default break, lunch, training, meeting */
+                            breakReasons: string[];
                             customFields: {
                                 /** @description `custom_` followed by the name (letters, digits, underscore; at most 60), e.g. `custom_plan` */
                                 key: string;
@@ -2476,6 +2548,83 @@ export interface operations {
             503: components["responses"]["DatabaseUnavailable"];
         };
     };
+    agent_desk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            agentId: number;
+                            /** @description The account's break reasons (account/updateSettings) */
+                            breakReasons: string[];
+                            groups: {
+                                groupId: number;
+                                name: string;
+                            }[];
+                            /** @description The sequence the state was read at: open the stream with `lastEventId` = this to follow it */
+                            lstSync: number;
+                            name: string;
+                            state: {
+                                agentId: number;
+                                breakReason: string | null;
+                                callId: string | null;
+                                loggedIn: boolean;
+                                loginType: string | null;
+                                ringingCallId: string | null;
+                                seq: number;
+                                since: number | null;
+                                sipStatus: string;
+                                state: "offline" | "available" | "break" | "wrapup" | "ringing" | "oncall";
+                            } | null;
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
     Agent_list: {
         parameters: {
             query?: never;
@@ -2794,6 +2943,73 @@ export interface operations {
                          * @enum {integer}
                          */
                         code: 1000 | 1014 | 1015 | 1047 | 1501;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    agent_setState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "state": "break",
+                 *       "reason": "lunch"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The agent whose state changes; absent: the calling agent (another agent's needs agent.manage) */
+                    agentId?: number | string;
+                    /** @description With break: one of the account's breakReasons (default the first); else 1000 */
+                    reason?: string;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description ready: in its queues and taking calls; break: in its queues, paused; logged_out: out of its queues */
+                    state: "ready" | "break" | "logged_out";
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description The sequence number of the `agent.state` command on the stream */
+                            seq: number;
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a break reason that is not one of the account's, a reason without break, or no agentId from a client
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: another agent's state without agent.manage, or switch credentials
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1509`: Invalid agent id: no such agent (or one the caller may not see)
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1014 | 1015 | 1047 | 1509;
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
@@ -3554,6 +3770,67 @@ export interface operations {
                          * @enum {integer}
                          */
                         code: 1000 | 1002 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    auth_whoami: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            agentId: number | null;
+                            /** @description false: sees only itself and the agents below it */
+                            canSee: boolean;
+                            kind: "client" | "agent";
+                            /** @description In the order of PRODUCT.md §4 */
+                            permissions: string[];
+                            userId: string;
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1014 | 1047;
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };
