@@ -143,7 +143,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/agent/desk": {
+    "/api/v2/Agent/desk": {
         parameters: {
             query?: never;
             header?: never;
@@ -158,7 +158,7 @@ export interface paths {
          *
          *     Callers: agent. Error codes: 1014, 1015, 1047 (HTTP 200, error envelope).
          */
-        post: operations["agent_desk"];
+        post: operations["Agent_desk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -225,7 +225,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/agent/setState": {
+    "/api/v2/Agent/setState": {
         parameters: {
             query?: never;
             header?: never;
@@ -240,7 +240,7 @@ export interface paths {
          *
          *     Callers: client, agent. Error codes: 1000, 1014, 1015, 1047, 1509 (HTTP 200, error envelope).
          */
-        post: operations["agent_setState"];
+        post: operations["Agent_setState"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1626,7 +1626,7 @@ export interface paths {
         };
         /**
          * Live changes of the account as Server-Sent Events (agents, calls, takeover commands for the switch)
-         * @description A `text/event-stream` that stays open. Messages (`event:` names): `ready` first, with the current `lstSync`; `agent` and `call`, each carrying the entity's whole new state (a snapshot, so applying one twice is harmless; a call's `state` is queued, ringing, connected or ended); `call.takeover`, a command for the switch (bridge `callId` to agent `to`); `call.originate`, a click-to-call for the switch (sent to switch credentials only: ring agent `agentId`, then dial `customer`; docs/asterisk.md); `agent.state`, agent/setState for the switch (switch credentials only: make agent `agentId` ready, on break with `reason`, or logged out in the queues of `groupIds`); `reset` (below). `data` is one JSON object.
+         * @description A `text/event-stream` that stays open. Messages (`event:` names): `ready` first, with the current `lstSync`; `agent` and `call`, each carrying the entity's whole new state (a snapshot, so applying one twice is harmless; a call's `state` is queued, ringing, connected or ended); `call.takeover`, a command for the switch (bridge `callId` to agent `to`); `call.originate`, a click-to-call for the switch (sent to switch credentials only: ring agent `agentId`, then dial `customer`; docs/asterisk.md); `agent.state`, Agent/setState for the switch (switch credentials only: make agent `agentId` ready, on break with `reason`, or logged out in the queues of `groupIds`); `reset` (below). `data` is one JSON object.
          *
          *     Changes come in groups (one per ingest batch or takeover); the last message of a group carries `id:`, the account sequence after it. Reconnect with the `Last-Event-ID` header (or `?lastEventId=`) to get every group after it (at least once). An id older than the last 100,000 sequence numbers gets `event: reset`: reload `Agent/live` and `queue/list`, then carry on. A comment line `: hb <unix seconds>` is sent every 15 s.
          *
@@ -2041,7 +2041,7 @@ export interface operations {
                         /** @enum {number} */
                         code: 200;
                         data: {
-                            /** @description The reasons an agent may give for a break (agent/setState); default break, lunch, training, meeting */
+                            /** @description The reasons an agent may give for a break (Agent/setState); default break, lunch, training, meeting */
                             breakReasons: string[];
                             customFields: {
                                 /** @description `custom_` followed by the name (letters, digits, underscore; at most 60), e.g. `custom_plan` */
@@ -2109,7 +2109,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description The reasons an agent may give for a break (agent/setState); default break, lunch, training, meeting */
+                    /** @description The reasons an agent may give for a break (Agent/setState); default break, lunch, training, meeting */
                     breakReasons?: string[];
                     customFields?: {
                         /** @description `custom_` followed by the name (letters, digits, underscore; at most 60), e.g. `custom_plan` */
@@ -2150,7 +2150,7 @@ export interface operations {
                         /** @enum {number} */
                         code: 200;
                         data: {
-                            /** @description The reasons an agent may give for a break (agent/setState); default break, lunch, training, meeting */
+                            /** @description The reasons an agent may give for a break (Agent/setState); default break, lunch, training, meeting */
                             breakReasons: string[];
                             customFields: {
                                 /** @description `custom_` followed by the name (letters, digits, underscore; at most 60), e.g. `custom_plan` */
@@ -2548,7 +2548,7 @@ export interface operations {
             503: components["responses"]["DatabaseUnavailable"];
         };
     };
-    agent_desk: {
+    Agent_desk: {
         parameters: {
             query?: never;
             header?: never;
@@ -2952,7 +2952,7 @@ export interface operations {
             503: components["responses"]["DatabaseUnavailable"];
         };
     };
-    agent_setState: {
+    Agent_setState: {
         parameters: {
             query?: never;
             header?: never;

@@ -34,6 +34,7 @@ forEachDatabase('accounts and settings', (use) => {
         ghostThresholdSecs: 3,
         customFields: [],
         retention: { callDays: null, recordingDays: null, auditDays: null },
+        breakReasons: ['break', 'lunch', 'training', 'meeting'],
       },
     });
   });
@@ -58,6 +59,7 @@ forEachDatabase('accounts and settings', (use) => {
         { key: 'custom_renewal', type: 'date', required: true },
       ],
       retention: { callDays: null, recordingDays: null, auditDays: null },
+      breakReasons: ['break', 'lunch', 'training', 'meeting'],
     });
     const cleared = await h.post('/api/v2/account/updateSettings', { ssid: t.ssid, defaultGroupId: null });
     expect((cleared.body.data as { defaultGroupId: unknown }).defaultGroupId).toBeNull();

@@ -8,7 +8,7 @@ import { agentRow, AGENT_HEADER, scene, status, stopAll, table, waitFor as waitF
 import { nowSec } from './events.fixtures.js';
 
 /*
- * agent/setState (PRODUCT.md §15): the service pushes `agent.state` to the
+ * Agent/setState (PRODUCT.md §15): the service pushes `agent.state` to the
  * switch and changes nothing itself; the agent's state is what the switch
  * then reports. Both connectors' mappings against the scripted switches.
  */
@@ -25,12 +25,12 @@ interface Desk {
 }
 
 async function desk(h: Harness, ssid: string): Promise<Desk> {
-  const res = await h.post<{ data: Desk }>('/api/v2/agent/desk', { ssid });
+  const res = await h.post<{ data: Desk }>('/api/v2/Agent/desk', { ssid });
   expect(res.body.status, JSON.stringify(res.body)).toBe('success');
   return res.body.data;
 }
 
-forEachDatabase('agent/setState, agent/desk, auth/whoami and the connectors’ agent.state', (use) => {
+forEachDatabase('Agent/setState, Agent/desk, auth/whoami and the connectors’ agent.state', (use) => {
   it('pushes agent.state to switch credentials only; the desk state is unchanged until the switch reports it', async () => {
     const h = use();
     const t = await createTenant(h);
@@ -49,15 +49,15 @@ forEachDatabase('agent/setState, agent/desk, auth/whoami and the connectors’ a
     expect(before).toMatchObject({ agentId: a.agentId, name: 'Asha', groups: [{ groupId: g, name: 'sales' }], breakReasons: ['break', 'lunch', 'training', 'meeting'] });
     expect(before.state).toBeNull();
 
-    const res = await h.post<{ data: { seq: number } }>('/api/v2/agent/setState', { ssid: s.ssid, state: 'break', reason: 'lunch' });
+    const res = await h.post<{ data: { seq: number } }>('/api/v2/Agent/setState', { ssid: s.ssid, state: 'break', reason: 'lunch' });
     expect(res.body.status, JSON.stringify(res.body)).toBe('success');
     const msg = await stream.next((m) => m.event === 'agent.state');
     expect(msg.data).toEqual({ agentId: a.agentId, state: 'break', reason: 'lunch', groupIds: [g], ts: nowSec(h), seq: res.body.data.seq });
     expect((await desk(h, s.ssid)).state).toBeNull();
     // Without a reason a break takes the account's first one; a client names the agent.
-    await h.post('/api/v2/agent/setState', { ssid: t.ssid, agentId: a.agentId, state: 'break' });
+    await h.post('/api/v2/Agent/setState', { ssid: t.ssid, agentId: a.agentId, state: 'break' });
     expect((await stream.next((m) => m.event === 'agent.state' && (m.data as Row).reason === 'break')).data).toMatchObject({ agentId: a.agentId });
-    await h.post('/api/v2/agent/setState', { ssid: s.ssid, state: 'logged_out' });
+    await h.post('/api/v2/Agent/setState', { ssid: s.ssid, state: 'logged_out' });
     expect((await stream.next((m) => m.event === 'agent.state' && (m.data as Row).state === 'logged_out')).data).toMatchObject({ reason: null });
     expect(board.raw()).not.toContain('agent.state');
 
@@ -75,14 +75,14 @@ forEachDatabase('agent/setState, agent/desk, auth/whoami and the connectors’ a
 
     // Refusals: another agent's state without agent.manage (1015), a reason not the account's (1000), a reason
     // without a break (1000), a client without agentId (1000), an unknown agent (1509), switch credentials (1015).
-    const post = (body: Row) => h.post('/api/v2/agent/setState', body).then((r) => r.body);
+    const post = (body: Row) => h.post('/api/v2/Agent/setState', body).then((r) => r.body);
     expect(await post({ ssid: s.ssid, agentId: other.agentId, state: 'ready' })).toMatchObject({ code: 1015 });
     expect(await post({ ssid: s.ssid, state: 'break', reason: 'nap' })).toMatchObject({ code: 1000 });
     expect(await post({ ssid: s.ssid, state: 'ready', reason: 'lunch' })).toMatchObject({ code: 1000 });
     expect(await post({ ssid: t.ssid, state: 'ready' })).toMatchObject({ code: 1000 });
     expect(await post({ ssid: t.ssid, agentId: 999999, state: 'ready' })).toMatchObject({ code: 1509 });
     expect(await post({ userId: sw.body.userId, token: sw.body.token, agentId: a.agentId, state: 'ready' })).toMatchObject({ code: 1015 });
-    expect((await h.post('/api/v2/agent/desk', { ssid: t.ssid })).body.code).toBe(1015);
+    expect((await h.post('/api/v2/Agent/desk', { ssid: t.ssid })).body.code).toBe(1015);
 
     // The account's own reasons (account/updateSettings) are what a break may give.
     const set = await h.post('/api/v2/account/updateSettings', { ssid: t.ssid, breakReasons: ['coffee', 'coaching'] });
@@ -116,7 +116,7 @@ forEachDatabase('agent/setState, agent/desk, auth/whoami and the connectors’ a
     const sw = await startSwitch(h, { members: ['5001', '5002'] });
     try {
       const set = (agentId: number, state: string, reason?: string) =>
-        h.post('/api/v2/agent/setState', { ssid: sw.t.ssid, agentId, state, ...(reason ? { reason } : {}) });
+        h.post('/api/v2/Agent/setState', { ssid: sw.t.ssid, agentId, state, ...(reason ? { reason } : {}) });
       const queueActions = () => sw.fake.actions.filter((a) => String(a.Action).startsWith('Queue') && a.Action !== 'QueueStatus');
 
       await set(sw.ids.a1, 'break', 'lunch');
@@ -163,18 +163,18 @@ forEachDatabase('agent/setState, agent/desk, auth/whoami and the connectors’ a
     const s = await scene(h);
     s.fake.api.set("callcenter_config agent set status 5001@default 'On Break'", '+OK\n');
     s.fake.api.set("callcenter_config agent set status 5002@default 'Logged Out'", '+OK\n');
-    await s.post('/api/v2/agent/setState', { agentId: s.a1, state: 'break', reason: 'training' });
+    await s.post('/api/v2/Agent/setState', { agentId: s.a1, state: 'break', reason: 'training' });
     await waitFs(() => s.fake.commands.some((c) => c.includes('agent set status 5001@default')), 'the status command');
     expect(s.fake.commands.filter((c) => c.includes('agent set status'))).toEqual(["api callcenter_config agent set status 5001@default 'On Break'"]);
     await s.play(status(s, 1, '5001', 'On Break'));
     const d = await s.post<{ message: { pr: Array<{ I: string; br: { reason?: string } }> } }>('/api/v2/Agent/live', { groupid: s.g, status: 'all' });
     expect(d.message.pr.find((p) => p.I === String(s.a1))?.br.reason).toBe('training');
 
-    await s.post('/api/v2/agent/setState', { agentId: s.a2, state: 'logged_out' });
+    await s.post('/api/v2/Agent/setState', { agentId: s.a2, state: 'logged_out' });
     await waitFs(() => s.fake.commands.some((c) => c.includes('agent set status 5002@default')), 'the logout command');
     // An agent mod_callcenter does not list: an error logged, nothing sent.
     s.fake.api.set('callcenter_config agent list', table(AGENT_HEADER, [agentRow('5001', 'On Break', 'Waiting')]));
-    await s.post('/api/v2/agent/setState', { agentId: s.sup, state: 'ready' });
+    await s.post('/api/v2/Agent/setState', { agentId: s.sup, state: 'ready' });
     await waitFs(() => s.lines.some((l) => l.includes(`agent ${s.sup} is no mod_callcenter agent`)), 'the error');
   });
 });

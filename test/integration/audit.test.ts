@@ -241,7 +241,7 @@ const STEPS: Step[] = [
     changes: (c) => expect(c.originate).toEqual([null, { callId: expect.any(String), customer: '919811100042' }]),
   },
   {
-    op: 'agent/setState',
+    op: 'Agent/setState',
     body: (e) => ({ agentId: e.agent, state: 'break', reason: 'lunch' }),
     target: 'agent',
     id: (e) => String(e.agent),

@@ -26,7 +26,7 @@ export interface OriginateCommand {
 }
 
 /**
- * `agent.state` as the stream pushes it (agent/setState): make the agent ready in its queues (the
+ * `agent.state` as the stream pushes it (Agent/setState): make the agent ready in its queues (the
  * switch queues of `groupIds`), paused in them with `reason`, or out of them.
  */
 export interface AgentStateCommand {

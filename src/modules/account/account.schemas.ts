@@ -46,7 +46,7 @@ const SettingsShape = {
   breakReasons: Type.Array(Type.String({ minLength: 1, maxLength: 40, pattern: '^[A-Za-z0-9 _.-]+$' }), {
     minItems: 1,
     maxItems: 20,
-    description: 'The reasons an agent may give for a break (agent/setState); default break, lunch, training, meeting',
+    description: 'The reasons an agent may give for a break (Agent/setState); default break, lunch, training, meeting',
   }),
 };
 

@@ -25,7 +25,7 @@ export interface AccountSettings {
   ghostThresholdSecs: number;
   customFields: CustomField[];
   retention: Retention;
-  /** What an agent may choose when going on break (the agent desk, agent/setState). */
+  /** What an agent may choose when going on break (the agent desk, Agent/setState). */
   breakReasons: string[];
 }
 

@@ -97,7 +97,7 @@ export function switchOperations({ switches }: { switches: SwitchService }) {
       },
     }),
     defineOperation({
-      module: 'agent',
+      module: 'Agent',
       name: 'setState',
       writes: true,
       audit: {
@@ -133,7 +133,7 @@ export function switchOperations({ switches }: { switches: SwitchService }) {
       },
     }),
     defineOperation({
-      module: 'agent',
+      module: 'Agent',
       name: 'desk',
       writes: false,
       summary: "The calling agent's desk: who it is, its groups, the account's break reasons and its live state as the switch reported it",

@@ -34,7 +34,7 @@ export interface SwitchDeps {
   accounts: AccountService;
 }
 
-/** What an agent asks the switch to make of it (agent/setState): in its queues and ready, paused, or out of them. */
+/** What an agent asks the switch to make of it (Agent/setState): in its queues and ready, paused, or out of them. */
 export type DeskState = 'ready' | 'break' | 'logged_out';
 
 export interface SetStateInput {
@@ -117,7 +117,7 @@ export class SwitchService {
   }
 
   /**
-   * agent/setState: pushes `agent.state {agentId, state, reason, groupIds, ts}` to the switch
+   * Agent/setState: pushes `agent.state {agentId, state, reason, groupIds, ts}` to the switch
    * connectors on the stream. Nothing else changes here: the agent's live state changes when the
    * switch reports it (agent.login / agent.break.start / agent.logout events), so what a desk shows
    * is always the switch's state. An agent sets its own state; another agent's needs agent.manage.
@@ -145,7 +145,7 @@ export class SwitchService {
   }
 
   /**
-   * agent/desk: what the calling agent's desk shows at start: who it is, its groups, the account's
+   * Agent/desk: what the calling agent's desk shows at start: who it is, its groups, the account's
    * break reasons and its live state as the switch last reported it (the stream's `agent` message
    * shape, or null before any event), read at `lstSync` so the stream resumes right after it.
    */
