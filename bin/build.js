@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Compiles src/ to dist/ (`npm run build`, and `npm install`'s `prepare` with --if-possible).
+// Compiles src/ to dist/ (`npm run build`, and `npm install`'s `prepare` with --if-possible),
+// and bundles the console and the agent desk to dist/web/ (bin/build-web.js).
 // On success it writes dist/.build-stamp dated when the compile STARTED, so a source saved
 // during the compile still counts as newer; bin/callcenter.js compares that stamp with src/.
 // A failed compile leaves the old stamp: the build is then stale and never used by mistake.
@@ -88,6 +89,18 @@ export function build({ force = false } = {}) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const ifPossible = process.argv.includes('--if-possible');
+  const { buildWeb, webIsCurrent } = await import('./build-web.js');
+  if (!ifPossible || !webIsCurrent()) {
+    // The console and the agent desk (web/app/): a failure here is reported; the server then bundles in memory.
+    const started = Date.now();
+    try {
+      await buildWeb();
+      console.log(`callcenter: dist/web/ (console, agent desk) bundled in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    } catch (err) {
+      console.error(`callcenter: bundling web/app/ failed: ${err.message}`);
+      if (!ifPossible) process.exit(1);
+    }
+  }
   if (ifPossible && !tscPath()) {
     console.warn('callcenter: TypeScript is not installed (dev dependencies omitted): no build; `npm start` runs the sources through tsx.');
     process.exit(0);

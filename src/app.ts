@@ -27,6 +27,7 @@ import { contactListCsvSurface } from './modules/contactlist/contactlist.csv-rou
 import { registerSurface } from './http/surface.js';
 import { lazyChildLogger } from './observability/lazy-child-logger.js';
 import { installMetrics } from './observability/metrics.js';
+import { installApp } from './modules/wallboard/app.static.js';
 import { installWallboard } from './modules/wallboard/wallboard.static.js';
 
 export interface BuildOptions {
@@ -147,6 +148,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   });
 
   installWallboard(app);
+  installApp(app);
 
   const services = buildServices(ctx);
   metrics.watchCaches(() => ({ ...services.analysis.cacheUse(), ...services.reports.cacheUse() }));

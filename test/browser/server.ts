@@ -46,7 +46,8 @@ async function startOn(port: number, dataDir: string, extraEnv: Record<string, s
     LOG_LEVEL: 'warn',
     ...extraEnv,
   };
-  delete env.DATABASE_URL;
+  // The embedded database unless the caller names one (a fresh PostgreSQL schema: test/helpers/databases.ts).
+  if (!extraEnv.DATABASE_URL) delete env.DATABASE_URL;
   delete env.CALLCENTER_DEMO;
   const baseUrl = `http://127.0.0.1:${port}`;
   let out = '';

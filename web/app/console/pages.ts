@@ -1,0 +1,14 @@
+import type { ComponentType } from 'preact';
+
+/**
+ * The console's pages: each with the permissions that show it (any one of them) and its code,
+ * loaded on first visit (a chunk of its own). A page added later (campaigns) goes here.
+ */
+export interface PageDef {
+  id: string;
+  title: string;
+  allowed(can: (permission: string) => boolean): boolean;
+  load(): Promise<ComponentType>;
+}
+
+export const PAGES: PageDef[] = [];
