@@ -116,10 +116,7 @@ describe.skipIf(!hasChromium).each(dialects())('agent desk in a browser [%s]', (
   it('pops the caller’s contact, DNC status and last calls when a call rings, and dials a number', async () => {
     const agentId = people.Asha!.agentId;
     const callId = `pop-${dialect}-${Date.now()}`;
-    await ingest([
-      ev('call.queued', { callId, groupId: 55, caller: '919811100042', did: '18005550100' }),
-      ev('call.ringing', { callId, agentId }),
-    ]);
+    await ingest([ev('call.queued', { callId, groupId: 55, caller: '919811100042', did: '18005550100' }), ev('call.ringing', { callId, agentId })]);
     const pop = page.locator('.screen-pop');
     await expect.poll(() => pop.getAttribute('data-call-state'), until).toBe('ringing');
     await expect.poll(() => page.locator('#pop-name').textContent(), until).toBe('Ravi Kumar');

@@ -46,7 +46,12 @@ forEachDatabase('Agent/setState, Agent/desk, auth/whoami and the connectors’ a
     await stream.next((m) => m.event === 'ready');
 
     const before = await desk(h, s.ssid);
-    expect(before).toMatchObject({ agentId: a.agentId, name: 'Asha', groups: [{ groupId: g, name: 'sales' }], breakReasons: ['break', 'lunch', 'training', 'meeting'] });
+    expect(before).toMatchObject({
+      agentId: a.agentId,
+      name: 'Asha',
+      groups: [{ groupId: g, name: 'sales' }],
+      breakReasons: ['break', 'lunch', 'training', 'meeting'],
+    });
     expect(before.state).toBeNull();
 
     const res = await h.post<{ data: { seq: number } }>('/api/v2/Agent/setState', { ssid: s.ssid, state: 'break', reason: 'lunch' });

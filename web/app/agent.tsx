@@ -78,7 +78,9 @@ function App() {
       <main class="signin">
         <div class="card">
           <h1>Agent desk</h1>
-          <p>The agent desk is for agents. A client account manages the call center in the <a href="/console">console</a>.</p>
+          <p>
+            The agent desk is for agents. A client account manages the call center in the <a href="/console">console</a>.
+          </p>
           <ThemeButton />
         </div>
       </main>

@@ -58,20 +58,34 @@ export function agentStateActions(cmd: AgentStateCommand, iface: string, current
   const out: AmiFields[] = [];
   const missing = groupQueues.filter((q) => !current.has(q));
   if (cmd.state === 'logged_out') {
-    for (const queue of current.keys()) out.push([['Action', 'QueueRemove'], ['Queue', queue], ['Interface', iface]]);
+    for (const queue of current.keys())
+      out.push([
+        ['Action', 'QueueRemove'],
+        ['Queue', queue],
+        ['Interface', iface],
+      ]);
     return out;
   }
   const paused = cmd.state === 'break';
   const reason = cmd.reason ?? 'break';
   for (const queue of missing) {
-    const add: AmiFields = [['Action', 'QueueAdd'], ['Queue', queue], ['Interface', iface], ['Paused', String(paused)]];
+    const add: AmiFields = [
+      ['Action', 'QueueAdd'],
+      ['Queue', queue],
+      ['Interface', iface],
+      ['Paused', String(paused)],
+    ];
     if (paused) add.push(['Reason', reason]);
     out.push(add);
   }
   const reasons = [...current.values()];
   const needsPause = paused ? reasons.some((r) => r !== reason) : reasons.some((r) => r !== null);
   if (current.size > 0 && needsPause) {
-    const pause: AmiFields = [['Action', 'QueuePause'], ['Interface', iface], ['Paused', String(paused)]];
+    const pause: AmiFields = [
+      ['Action', 'QueuePause'],
+      ['Interface', iface],
+      ['Paused', String(paused)],
+    ];
     if (paused) pause.push(['Reason', reason]);
     out.push(pause);
   }

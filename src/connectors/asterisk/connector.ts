@@ -175,7 +175,9 @@ export class AsteriskConnector {
     const queues = cmd.groupIds.flatMap((g) => this.rt.mapper.queuesOf(g));
     const actions = agentStateActions(cmd, iface, current, queues);
     if (actions.length === 0) {
-      this.rt.log(`agent.state ${cmd.agentId} ${cmd.state}: already so on the switch${queues.length === 0 && current.size === 0 ? ' (no queue: the agent is in no group)' : ''}`);
+      this.rt.log(
+        `agent.state ${cmd.agentId} ${cmd.state}: already so on the switch${queues.length === 0 && current.size === 0 ? ' (no queue: the agent is in no group)' : ''}`,
+      );
       return;
     }
     for (const a of actions) await this.ami.action(a);

@@ -110,7 +110,7 @@ export function switchOperations({ switches }: { switches: SwitchService }) {
       description:
         'Pushes an `agent.state` command on the stream to the switch connectors (`{agentId, state, reason, groupIds, ts, seq}`; switch credentials ' +
         'only). The Asterisk connector maps it to QueueAdd / QueuePause / QueueRemove on the queues of the agent, the FreeSWITCH connector to ' +
-        '`callcenter_config agent set status`. The agent\'s live state changes only when the switch reports it (`agent` on the stream): the agent ' +
+        "`callcenter_config agent set status`. The agent's live state changes only when the switch reports it (`agent` on the stream): the agent " +
         "desk shows that, never the request. An agent sets its own state without a permission; another agent's state needs agent.manage. " +
         'See docs/agent-desk.md.',
       errorModule: 'agent',
@@ -138,7 +138,7 @@ export function switchOperations({ switches }: { switches: SwitchService }) {
       writes: false,
       summary: "The calling agent's desk: who it is, its groups, the account's break reasons and its live state as the switch reported it",
       description:
-        'For agent principals (no permission needed: an agent reads itself). `state` is the stream\'s `agent` message of the agent (null before ' +
+        "For agent principals (no permission needed: an agent reads itself). `state` is the stream's `agent` message of the agent (null before " +
         'any event about it); `lstSync` is where the stream continues from. See docs/agent-desk.md.',
       principals: ['agent'],
       errorModule: 'agent',

@@ -77,7 +77,9 @@ export const OriginateResponse = SuccessSchema({
 });
 
 export const SetStateBody = Type.Object({
-  agentId: Type.Optional(IdSchema({ code: 1509, description: "The agent whose state changes; absent: the calling agent (another agent's needs agent.manage)" })),
+  agentId: Type.Optional(
+    IdSchema({ code: 1509, description: "The agent whose state changes; absent: the calling agent (another agent's needs agent.manage)" }),
+  ),
   state: Type.Union([Type.Literal('ready'), Type.Literal('break'), Type.Literal('logged_out')], {
     description: 'ready: in its queues and taking calls; break: in its queues, paused; logged_out: out of its queues',
   }),
@@ -87,10 +89,7 @@ export const SetStateBody = Type.Object({
 });
 
 export const SetStateResponse = SuccessSchema({
-  data: Type.Object(
-    { seq: Type.Integer({ description: 'The sequence number of the `agent.state` command on the stream' }) },
-    { additionalProperties: false },
-  ),
+  data: Type.Object({ seq: Type.Integer({ description: 'The sequence number of the `agent.state` command on the stream' }) }, { additionalProperties: false }),
 });
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);

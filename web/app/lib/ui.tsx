@@ -123,7 +123,19 @@ export interface Column<T> {
 }
 
 /** A table with a caption; scrolls sideways on a phone rather than squeezing. */
-export function Table<T>({ caption, columns, rows, rowKey, empty = 'Nothing to show.' }: { caption: string; columns: Column<T>[]; rows: T[]; rowKey(row: T): string; empty?: string }) {
+export function Table<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  empty = 'Nothing to show.',
+}: {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[];
+  rowKey(row: T): string;
+  empty?: string;
+}) {
   return (
     <div class="table-wrap" tabIndex={0} role="region" aria-label={caption}>
       <table>
