@@ -56,7 +56,7 @@ async function startOn(port: number, dataDir: string, extraEnv: Record<string, s
     child = spawn(process.execPath, ['bin/callcenter.js', 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 60_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
       try {
@@ -65,7 +65,7 @@ async function startOn(port: number, dataDir: string, extraEnv: Record<string, s
       } catch {
         // not listening yet (or another listener's answer)
       }
-      if (Date.now() > deadline) throw new Error(`server did not start within 30 s:\n${out}`);
+      if (Date.now() > deadline) throw new Error(`server did not start within 60 s:\n${out}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   };
