@@ -1,23 +1,19 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createClient, type CallCenterClient } from '../../client/index.js';
 import { freshDatabase, testDialects, type TestDatabase } from '../helpers/databases.js';
 import type { Dialect } from '../../src/db/types.js';
 import { blocking, describeViolations, runAxe } from './axe.js';
+import { CHROMIUM } from './chromium.js';
 import { ADMIN, startServer, type RunningServer } from './server.js';
 
 /*
  * What the console's and the agent desk's browser tests share: Chromium, the real server on each
  * database (SQLite always, PostgreSQL when TEST_DATABASE_URL is set), axe in both themes at both
- * sizes, and screenshots (to docs/ only with UPDATE_SCREENSHOTS=1, so `npm test` changes no file).
+ * sizes, keyboard-only helpers; chromium.ts has the browser and the screenshots' place.
  */
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`[browser tests] SKIPPED: ${CHROMIUM} is missing. Install it with "apt-get install -y chromium" (CI does).`);
+export { hasChromium, screenshotPath as shotPath } from './chromium.js';
 
 export const LAPTOP = { width: 1366, height: 768 };
 export const PHONE = { width: 390, height: 844 };
@@ -70,14 +66,6 @@ export function launch(): Promise<Browser> {
       '--disable-sync',
     ],
   });
-}
-
-let shots: string | null = null;
-/** Where a screenshot goes: docs/<name> with UPDATE_SCREENSHOTS=1, else a temporary directory. */
-export function shotPath(name: string): string {
-  if (process.env.UPDATE_SCREENSHOTS === '1') return join('docs', name);
-  shots ??= mkdtempSync(join(tmpdir(), 'cc-shots-'));
-  return join(shots, name);
 }
 
 export async function expectAccessible(page: Page, where: string): Promise<void> {
