@@ -98,7 +98,7 @@ export function buildServices(ctx: AppContext) {
     pauseMs: config.retentionPauseMs,
   });
   const hourGrids = new HourGridJob(db, clock, accounts, ctx.log);
-  // Outbound campaigns' contact lists; `listInUse` is wired to the campaigns once they exist (contactList/delete's 1000).
+  // Outbound campaigns' contact lists; `listInUse` (contactList/delete's 1000) is wired to the campaigns just below.
   const contactLists = new ContactListService(db, clock);
   const campaigns = new CampaignService(db, { clock, groups, dids, lists: contactLists });
   // contactList/delete is refused while a campaign that is not stopped or completed dials the list.
