@@ -22,8 +22,8 @@ export function recordingsDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'callcenter-privacy-'));
 }
 
-async function ok(h: Harness, op: string, body: Record<string, unknown>) {
-  const res = await h.post(`/api/v2/${op}`, body);
+async function ok<T = Record<string, unknown>>(h: Harness, op: string, body: Record<string, unknown>) {
+  const res = await h.post<T>(`/api/v2/${op}`, body);
   expect(res.body.status, `${op}: ${JSON.stringify(res.body)}`).toBe('success');
   return res.body;
 }
@@ -47,6 +47,23 @@ export async function storeEverything(h: Harness, receiver: Receiver) {
   await ok(h, 'Directory/setDnc', { ssid: t.ssid, contact: NUMBER, dnc: -1 });
   await ok(h, 'Directory/setSticky', { ssid: t.ssid, contact: NUMBER, agentId: a1.agentId, type: 'all', expiry: -1 });
   await ok(h, 'Directory/Blacklist', { ssid: t.ssid, contact: NUMBER, DID: [did] });
+  // An outbound campaign's list holding the number (and another), and a campaign on it.
+  const list = await ok<{ data: { clId: number } }>(h, 'contactList/create', { ssid: t.ssid, name: 'Renewals' });
+  const clId = list.data.clId;
+  for (const [number, name] of [
+    [GIVEN, 'Meera Iyer'],
+    [OTHER, 'Ravi K'],
+  ]) {
+    await ok(h, 'AddContactApi/addContact', { ssid: t.ssid, clId, action: 0, record: { number, name, timezone: 'Asia/Kolkata', fields: { plan: 'gold' } } });
+  }
+  const campaign = await ok<{ data: { campaignId: number } }>(h, 'campaign/create', {
+    ssid: t.ssid,
+    name: 'Renewals',
+    clIds: [clId],
+    groupId: g,
+    did,
+    mode: 'preview',
+  });
   const rec = `a${t.accountId}/2026/11/20/c1.wav`;
   fs.mkdirSync(path.join(h.ctx.config.recordingsDir, path.dirname(rec)), { recursive: true });
   fs.writeFileSync(path.join(h.ctx.config.recordingsDir, rec), 'RIFF....WAVE');
@@ -72,5 +89,5 @@ export async function storeEverything(h: Harness, receiver: Receiver) {
   h.clock.set((T0 + 310) * 1000);
   receiver.script.push({ status: 200, body: `{"received":"${NUMBER}"}` }, { status: 200, body: `{"received":"${NUMBER}"}` });
   await deliverDue(h);
-  return { t, g, did, a1, a2, rec, webhookId: hook.webhookId };
+  return { t, g, did, a1, a2, rec, webhookId: hook.webhookId, clId, campaignId: campaign.data.campaignId };
 }

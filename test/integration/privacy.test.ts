@@ -57,6 +57,23 @@ const WRITES = new Set(
     'webhook/verify',
     'webhook/redeliver',
     'privacy/erase',
+    'Agent/setState',
+    'contactList/create',
+    'contactList/delete',
+    'contactList/import',
+    'AddContactApi/addContact',
+    'AddContactApi/deleteContact',
+    'campaign/create',
+    'campaign/update',
+    'campaign/delete',
+    'campaign/start',
+    'campaign/pause',
+    'campaign/stop',
+    'campaign/disposition',
+    // Agent-only writes: preview takes the next contact for the agent.
+    'campaign/preview',
+    'campaign/previewDial',
+    'campaign/previewSkip',
   ].map((p) => p.toLowerCase()),
 );
 
@@ -70,9 +87,15 @@ const HITS = [
 ];
 
 /** A body for every operation that reads (a new read operation fails the completeness check until it is added here). */
-function readBodies(f: { g: number; did: string; webhookId: number }): Record<string, Array<Record<string, unknown>>> {
+function readBodies(f: { g: number; did: string; webhookId: number; clId: number; campaignId: number }): Record<string, Array<Record<string, unknown>>> {
   return {
     'account/getsettings': [{}],
+    'auth/whoami': [{}],
+    'agent/desk': [{}],
+    'contactlist/list': [{}],
+    'contactlist/contacts': [{ clId: f.clId, limit: 1000 }],
+    'campaign/list': [{}],
+    'campaign/status': [{ campaignId: f.campaignId }],
     'analysis/hits': HITS,
     'report/queue': [
       { from: DAY, to: DAY, interval: 'total' },
@@ -126,12 +149,17 @@ async function snapshot(h: Harness, t: Session) {
 }
 
 /** Every read body's answer as text (JSON answers: an error's message, which echoes the question, left out). */
-async function readAll(h: Harness, t: Session, switchCreds: Record<string, string>, bodies: ReturnType<typeof readBodies>) {
+async function readAll(
+  h: Harness,
+  t: Session,
+  creds: { switch: Record<string, string>; agent: Record<string, string> },
+  bodies: ReturnType<typeof readBodies>,
+) {
   const out: Array<{ op: string; body: string; text: string }> = [];
   for (const [op, list] of Object.entries(bodies)) {
     for (const body of list) {
-      const creds = op.startsWith('switch/') ? switchCreds : { ssid: t.ssid };
-      const res = await h.app.inject({ method: 'POST', url: `/api/v2/${op}`, payload: { ...creds, ...body } });
+      const principal = op.startsWith('switch/') ? creds.switch : op === 'agent/desk' ? creds.agent : { ssid: t.ssid };
+      const res = await h.app.inject({ method: 'POST', url: `/api/v2/${op}`, payload: { ...principal, ...body } });
       expect(res.statusCode, op).toBe(200);
       let text = res.body;
       if (res.headers['content-type']?.toString().startsWith('application/json')) {
@@ -168,11 +196,13 @@ forEachDatabase(
       const aggregates = await snapshot(h, t);
       const tok = await h.post<{ userId: string; token: string }>('/api/v2/auth/token', { ssid: t.ssid, name: 'pbx', kind: 'switch' });
       const switchCreds = { userId: tok.body.userId, token: tok.body.token };
-      const holding = new Set((await readAll(h, t, switchCreds, readBodies(f))).filter((a) => holdsNumber(a.text)).map((a) => a.op));
+      const creds = { switch: switchCreds, agent: { ssid: (await login(h, f.a1.email, f.a1.password)).ssid } };
+      const holding = new Set((await readAll(h, t, creds, readBodies(f))).filter((a) => holdsNumber(a.text)).map((a) => a.op));
       expect([...holding].sort()).toEqual(
         expect.arrayContaining([
           'callreport/detail',
           'callreport/list',
+          'contactlist/contacts',
           'directory/getinfo',
           'directory/search',
           'privacy/export',
@@ -199,7 +229,7 @@ forEachDatabase(
       const registered = allOperations(h.services).map((o) => `${o.module}/${o.name}`.toLowerCase());
       expect(registered.filter((p) => !WRITES.has(p) && !(p in bodies) && p !== 'route/decide')).toEqual([]);
       let read = 0;
-      for (const answer of await readAll(h, t, switchCreds, bodies)) {
+      for (const answer of await readAll(h, t, creds, bodies)) {
         expect(holdsNumber(answer.text), `${answer.op} ${answer.body}: ${answer.text.slice(0, 300)}`).toBeNull();
         read += 1;
       }

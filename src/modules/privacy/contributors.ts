@@ -81,6 +81,11 @@ const history: ErasureContributor[] = [
     },
   },
   {
+    // Not counted in the answer, whose fields PRODUCT.md §12 fixes (docs/privacy.md says so).
+    name: 'list_contacts, campaign_contacts, campaign_calls',
+    erase: async (tx, e) => (await repo(tx, e).eraseFromCampaigns(e.number, e.replacement), {}),
+  },
+  {
     name: 'webhook_deliveries, webhook_attempts, live_changes',
     erase: async (tx, e) => {
       await repo(tx, e).pseudonymiseTexts(e.callIds, e.number, e.replacement);
