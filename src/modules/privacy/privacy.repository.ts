@@ -138,13 +138,13 @@ export class PrivacyRepository {
         ...quoted,
         calls.param,
       ]);
-      await this.t.run(
-        `UPDATE webhook_attempts SET response = REPLACE(response, $2, $3)
-         WHERE account_id = $1 AND response IS NOT NULL AND delivery_id IN (SELECT id FROM webhook_deliveries WHERE account_id = $1 AND ${calls.sql})`,
-        [number, replacement, calls.param],
-      );
     }
     // The number is digits only (normalised), so it needs no escaping inside the LIKE pattern.
+    // A receiver's answer may name the number about any call (a CRM echoing its record), so every answer is looked at.
+    await this.t.run('UPDATE webhook_attempts SET response = REPLACE(response, $2, $3) WHERE account_id = $1 AND response LIKE $4', [
+      ...quoted,
+      `%"${number}"%`,
+    ]);
     await this.t.run('UPDATE live_changes SET body = REPLACE(body, $2, $3) WHERE account_id = $1 AND body LIKE $4', [...quoted, `%"${number}"%`]);
   }
 }
