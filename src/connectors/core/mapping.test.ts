@@ -62,9 +62,17 @@ describe('SwitchMapper', () => {
     expect(m.phoneOf(13)).toEqual({ phone: '919800000001', mobile: true });
   });
 
-  it('a member named as an agent is; its several names tried: explicit map, extension, then name', () => {
+  it('a member named as an agent is; its several names tried: extension, then name, then the explicit map (PRODUCT.md §16)', () => {
     const lines: string[] = [];
-    const m = new SwitchMapper({ agentMap: new Map([['Agent 1', 13]]), log: (l) => lines.push(l) });
+    // The map also names 5001 and Sathish: the switch's own names are matched first.
+    const m = new SwitchMapper({
+      agentMap: new Map([
+        ['Agent 1', 13],
+        ['5001', 13],
+        ['Sathish', 13],
+      ]),
+      log: (l) => lines.push(l),
+    });
     m.load({ ...config, agents: [...config.agents, { agentId: 14, name: 'Sathish', dest_type: 'SIP', dest_value: 'sip:1001@pbx', phone: '' }] });
     // queue_log's agent field (Issabel): the member's name, any case.
     expect(m.agent('Sathish')).toBe(14);
@@ -73,8 +81,9 @@ describe('SwitchMapper', () => {
     // AMI: Interface first, then MemberName.
     expect(m.agent('Local/id-9@agentcallback', 'sathish')).toBe(14);
     expect(m.agent('PJSIP/5001', 'Sathish')).toBe(12);
-    // --agent-map by a member name.
+    // --agent-map by a member name no agent has.
     expect(m.agent('Agent 1')).toBe(13);
+    expect(m.agent('Local/id-9@agentcallback', 'Agent 1')).toBe(13);
     expect(m.knowsMember('nobody', 'Agent/77')).toBe(false);
     expect(m.agent('nobody', 'Agent/77')).toBeUndefined();
     expect(m.agent('nobody', 'Agent/77')).toBeUndefined();

@@ -32,7 +32,7 @@ export function queueName(queue: string): string {
 export interface MapperOptions {
   /** `--queue-map`: queue name → group id, before the names. */
   queueMap?: Map<string, number>;
-  /** `--agent-map`: extension → agent id, before the SIP destinations. */
+  /** `--agent-map`: extension or member name → agent id, for members no SIP destination or agent name matches. */
   agentMap?: Map<string, number>;
   log: LogLine;
 }
@@ -94,8 +94,8 @@ export class SwitchMapper {
    * The agent of a queue member, or undefined (logged once). A member goes by
    * several names (AMI's `Interface`, `MemberName`, `StateInterface`;
    * queue_log's agent field is the member's name): each is tried, in order,
-   * as an `--agent-map` key (the operator's explicit word), then as a SIP
-   * extension, then as an agent's name (case-insensitive), as PRODUCT.md §16 says.
+   * as a SIP extension, then as an agent's name (case-insensitive), then as
+   * an `--agent-map` key, as PRODUCT.md §16 says.
    */
   agent(...member: Array<string | undefined>): number | undefined {
     const id = this.lookup(member);
@@ -115,17 +115,18 @@ export class SwitchMapper {
 
   private lookup(member: Array<string | undefined>): number | undefined {
     const names = member.filter((m): m is string => !!m && m.trim() !== '').map((m) => m.trim());
-    const map = this.opts.agentMap;
-    for (const n of names) {
-      const id = map?.get(memberExtension(n)) ?? map?.get(n);
-      if (id !== undefined) return id;
-    }
     for (const n of names) {
       const id = this.agents.get(memberExtension(n));
       if (id !== undefined) return id;
     }
     for (const n of names) {
       const id = this.names.get(n.toLowerCase());
+      if (id !== undefined) return id;
+    }
+    // Last, as PRODUCT.md §16 orders it: the map names the members the switch's own names cannot.
+    const map = this.opts.agentMap;
+    for (const n of names) {
+      const id = map?.get(memberExtension(n)) ?? map?.get(n);
       if (id !== undefined) return id;
     }
     return undefined;
