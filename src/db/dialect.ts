@@ -257,6 +257,8 @@ const postgres: DialectOps = {
     // Not `= ANY($n)`: once PostgreSQL switches a prepared statement to its generic
     // plan it scans the whole table for ANY over an array of unknown size; a
     // semi-join over unnest() keeps one index probe per value.
+    // An empty list has no element to tell the type by: compared as text, any column's type matches (and no row does).
+    if (values.length === 0) return { sql: `${column}::text IN (SELECT unnest($${n}::text[]))`, param: [] as unknown as Param };
     const type = typeof values[0] === 'number' ? 'bigint[]' : 'text[]';
     return { sql: `${column} IN (SELECT unnest($${n}::${type}))`, param: values as unknown as Param };
   },

@@ -42,6 +42,11 @@ for (const dialect of testDialects()) {
         expect(found.map((r) => r.name)).toEqual(['g1', 'two']);
         const names = inList(q, 'name', 2, ['g3', 'other']);
         expect(await q.all(`SELECT group_id FROM groups WHERE account_id = $1 AND ${names.sql}`, [names.param])).toEqual([{ group_id: 3 }]);
+        // An empty list matches nothing, on a numeric column as on a text one (PostgreSQL once compared bigint with text[]: 500).
+        for (const column of ['group_id', 'name']) {
+          const none = inList(q, column, 2, []);
+          expect(await q.all(`SELECT group_id FROM groups WHERE account_id = $1 AND ${none.sql}`, [none.param])).toEqual([]);
+        }
 
         const packed = await q.all<{ p: string }>(
           `SELECT ${ops.packedIntegers(['group_id', 'created_at', '-group_id'])} AS p FROM groups WHERE account_id = $1 ORDER BY group_id`,

@@ -271,4 +271,19 @@ forEachDatabase('report/queue, report/agent, report/abandoned', (use) => {
     await feed(h, t.ssid, [at(D + 70, 'agent.wrapup.end', { agentId: a })]);
     expect(await q()).toMatchObject({ avgWrap: 60, aht: 660 });
   });
+
+  it('report/agent of a group without agents: no rows, by 15 minutes and by day, JSON and CSV (PostgreSQL once answered 500)', async () => {
+    const h = use();
+    const t = await createTenant(h);
+    const g = await createGroup(h, t);
+    for (const interval of ['15m', 'day'])
+      expect(await report(h, 'agent', { ssid: t.ssid, from: '11-02-2026', to: '11-02-2026', groupId: g, interval })).toEqual([]);
+    const csv = await h.app.inject({
+      method: 'POST',
+      url: '/api/v2/report/agent',
+      payload: { ssid: t.ssid, from: '11-02-2026', to: '11-02-2026', groupId: g, interval: 'hour', format: 'csv' },
+    });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body.trim().split('\r\n')).toHaveLength(1);
+  });
 });
