@@ -152,6 +152,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
 
   const services = buildServices(ctx);
   metrics.watchCaches(() => ({ ...services.analysis.cacheUse(), ...services.reports.cacheUse() }));
+  metrics.watchChunks(() => services.chunks.refused);
   for (const op of allOperations(services)) {
     registerOperation(app, op, { admission, validateResponses: opts.validateResponses ?? false, audit: services.audit });
   }

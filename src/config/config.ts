@@ -25,6 +25,8 @@ export interface Config {
   analysisCacheBytes: number;
   /** Answers of whole days kept by report/queue and report/agent (src/modules/report/answers/); 0: none. */
   reportCacheBytes: number;
+  /** POISON_RELEASED_CHUNKS=1 (the tests): released answer buffers are filled with 0xDB, so a use after release shows (http/chunk-pool.ts). */
+  poisonReleasedChunks: boolean;
   /** WEBHOOK_ALLOW_PRIVATE=1: webhooks may target loopback/private/link-local addresses (on-premise CRMs, tests). */
   webhookAllowPrivate: boolean;
   /** WEBHOOK_DELIVERY=0: this node writes the outbox but sends nothing (an ingest-only node; another node delivers). */
@@ -119,6 +121,7 @@ export function loadConfig(env: Env = process.env): Config {
     pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 200),
     analysisCacheBytes: integer(env, 'ANALYSIS_CACHE_MB', 32, 0, 65_536) * 2 ** 20,
     reportCacheBytes: integer(env, 'REPORT_CACHE_MB', 32, 0, 65_536) * 2 ** 20,
+    poisonReleasedChunks: flag(env, 'POISON_RELEASED_CHUNKS'),
     webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookDelivery: env.WEBHOOK_DELIVERY === undefined || env.WEBHOOK_DELIVERY === '' ? true : flag(env, 'WEBHOOK_DELIVERY'),
     webhookTimeoutMs: 10_000,

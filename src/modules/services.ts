@@ -4,6 +4,7 @@ import { AuditService, purgeAuditBefore, pseudonymiseNumberInAudit } from './aud
 import { AgentCadService } from './agent/agent-cad.service.js';
 import { AgentListService } from './agent/agent-list.service.js';
 import { AgentService } from './agent/agent.service.js';
+import { ChunkPool } from '../http/chunk-pool.js';
 import { AnalysisService } from './analysis/analysis.service.js';
 import { RollupSink } from './analysis/rollup/rollup-sink.js';
 import { CampaignService } from './campaign/campaign.service.js';
@@ -68,7 +69,9 @@ export function buildServices(ctx: AppContext) {
   // The call history's one writer; finished calls reach the analysis and report roll-ups and the webhook outbox through its sinks.
   const webhookSink = new WebhookSink(clock);
   const history = new CallHistoryService(db, allSinks(new RollupSink(), new ReportCallSink(), webhookSink));
-  const analysis = new AnalysisService(db, accounts, config.analysisCacheBytes, clock);
+  // The one pool large answers (analysis, reports) are written in; GET /metrics reads its refusals.
+  const chunks = new ChunkPool({ poison: config.poisonReleasedChunks });
+  const analysis = new AnalysisService(db, accounts, config.analysisCacheBytes, clock, chunks);
   const liveState = new LiveStateService(db);
   // Agent state spans closed at ingest feed the report roll-ups' agent time.
   const events = new EventsService(ctx, { accounts, history, agentTime: new ReportAgentTimeSink() });
@@ -85,7 +88,7 @@ export function buildServices(ctx: AppContext) {
   });
   webhookSink.onQueued = () => webhookWorker.nudge();
   const webhooks = new WebhookService(db, clock, webhookHttp, webhookWorker, config.webhookAllowPrivate);
-  const reports = new ReportService(db, { accounts, groups }, config.reportCacheBytes);
+  const reports = new ReportService(db, { accounts, groups }, config.reportCacheBytes, chunks);
   const staffing = new StaffingService();
   // Erasure rewrites earlier audit records too (the one rewrite the trail allows).
   const privacy = new PrivacyService(db, { recordingsDir: config.recordingsDir, log: ctx.log, audit: pseudonymiseNumberInAudit });
@@ -127,6 +130,7 @@ export function buildServices(ctx: AppContext) {
     sticky,
     directory,
     history,
+    chunks,
     analysis,
     liveState,
     events,

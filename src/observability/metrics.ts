@@ -32,6 +32,8 @@ export interface Metrics {
   stream: StreamMetrics;
   /** Adds caches to `callcenter_cache_bytes` and `callcenter_cache_max_bytes`, read at every scrape. */
   watchCaches(read: () => Record<string, CacheUse>): void;
+  /** The answer buffers' refused releases (http/chunk-pool.ts), read at every scrape as `callcenter_chunk_releases_refused_total`. */
+  watchChunks(read: () => Readonly<Record<string, number>>): void;
 }
 
 /**
@@ -102,6 +104,18 @@ export function installMetrics(app: FastifyInstance, db: Database): Metrics {
     },
   });
 
+  let chunkRefusals: () => Readonly<Record<string, number>> = () => ({ twice: 0, stale: 0, shared: 0 });
+  new Counter({
+    name: 'callcenter_chunk_releases_refused_total',
+    help: 'Releases of pooled answer buffers refused, by reason (twice: released again; stale: its buffer was handed out again; shared: two chunks of one buffer). Any is a bug; none can give one buffer to two answers',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [reason, n] of Object.entries(chunkRefusals())) this.inc({ reason }, n);
+    },
+  });
+
   const caches: (() => Record<string, CacheUse>)[] = [];
   const cacheGauge = (name: string, help: string, pick: (u: CacheUse) => number) =>
     new Gauge({
@@ -158,6 +172,7 @@ export function installMetrics(app: FastifyInstance, db: Database): Metrics {
 
   return {
     watchCaches: (read) => void caches.push(read),
+    watchChunks: (read) => void (chunkRefusals = read),
     stream: {
       opened() {
         streams.inc();

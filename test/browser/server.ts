@@ -44,6 +44,7 @@ async function startOn(port: number, dataDir: string, extraEnv: Record<string, s
     CALLCENTER_ADMIN_USERNAME: ADMIN.username,
     CALLCENTER_ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'warn',
+    POISON_RELEASED_CHUNKS: '1',
     ...extraEnv,
   };
   // The embedded database unless the caller names one (a fresh PostgreSQL schema: test/helpers/databases.ts).

@@ -12,12 +12,13 @@ import { openDatabase } from '../../src/db/open.js';
 import { AccountService } from '../../src/modules/account/account.service.js';
 import { AnalysisService } from '../../src/modules/analysis/analysis.service.js';
 import { AppError } from '../../src/errors/catalogue.js';
+import { ChunkPool } from '../../src/http/chunk-pool.js';
 import { mayGenerateCode } from '../../src/modules/analysis/wire/code-generation.js';
 
 const config = loadConfig(process.env);
 const db = openDatabase(config);
 const clock = { now: () => Number(process.env.CLOCK_MS) };
-const analysis = new AnalysisService(db, new AccountService(db, clock), config.analysisCacheBytes, clock);
+const analysis = new AnalysisService(db, new AccountService(db, clock), config.analysisCacheBytes, clock, new ChunkPool());
 const questions = JSON.parse(await new Response(process.stdin as unknown as ReadableStream).text()) as Array<Record<string, unknown>>;
 const out: Array<string | { code: number }> = [];
 for (const body of questions) {

@@ -43,7 +43,7 @@ export async function startHarness(dialect: Dialect, opts: HarnessOptions = {}):
   const db = testDb.db;
   await migrate(db);
   const clock = new ManualClock(Date.now());
-  const config: Config = { ...loadConfig({ LOG_LEVEL: 'silent' }), ...opts.config };
+  const config: Config = { ...loadConfig({ LOG_LEVEL: 'silent', POISON_RELEASED_CHUNKS: '1' }), ...opts.config };
   await new AccountService(db, clock).bootstrap(OPERATOR.username, OPERATOR.password);
   const { app, ctx, services } = await buildApp({ config, db: opts.wrapDb ? opts.wrapDb(db) : db, clock, validateResponses: true });
   await app.ready();

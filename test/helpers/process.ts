@@ -89,6 +89,7 @@ async function startOnce(opts: StartOptions, port: number): Promise<ServerProces
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: opts.logLevel ?? 'warn',
+      POISON_RELEASED_CHUNKS: '1',
       CALLCENTER_ADMIN_USERNAME: TEST_ADMIN.username,
       CALLCENTER_ADMIN_PASSWORD: TEST_ADMIN.password,
       // Sharing one rate limit across the test's clients would only make the test slow.

@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from '../../clock.js';
+import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/types.js';
 import type { DataStream } from '../../http/envelope.js';
 import { analysisError } from '../../errors/catalogue.js';
@@ -11,6 +11,7 @@ import type { RawRequest } from './query/request.js';
 import { planHits } from './query/plan.js';
 import { choosePath, composable, type AnalysisPath } from './answer/path.js';
 import { fromKeptDays } from './answer/kept-days.js';
+import type { ChunkPool } from '../../http/chunk-pool.js';
 import type { CacheUse } from '../../cache/tokened-cache.js';
 import { HourCellsCache } from './answer/stored-hours.js';
 import { fromDays, fromSplit } from './answer/cut-days.js';
@@ -29,7 +30,7 @@ export type { AnalysisPath } from './answer/path.js';
  */
 export class AnalysisService {
   private readonly accounts: AccountService;
-  private readonly caches: { days: BucketDayCache; grids: GridCache | null; cells: HourCellsCache };
+  private readonly caches: { days: BucketDayCache; grids: GridCache | null; cells: HourCellsCache; chunks: ChunkPool };
 
   /**
    * `cacheBytes`: memory for whole past days (ANALYSIS_CACHE_MB), half for
@@ -41,8 +42,10 @@ export class AnalysisService {
   constructor(
     private readonly db: Database,
     accounts: AccountService,
-    cacheBytes = 0,
-    private readonly clock: Clock = systemClock,
+    cacheBytes: number,
+    private readonly clock: Clock,
+    /** The buffers large answers are written in (built once, in the composition root). */
+    chunks: ChunkPool,
   ) {
     this.accounts = accounts;
     // Whether answers are written by generated or plain writers is settled once, here at start (wire/code-generation.ts).
@@ -51,6 +54,7 @@ export class AnalysisService {
       days: new BucketDayCache(cacheBytes / 4),
       grids: cacheBytes > 0 ? new GridCache(cacheBytes / 4) : null,
       cells: new HourCellsCache(cacheBytes / 2),
+      chunks,
     };
   }
 

@@ -6,6 +6,7 @@ import type { AccountService } from '../account/account.service.js';
 import type { GroupService } from '../group/group.service.js';
 import type { CacheUse } from '../../cache/tokened-cache.js';
 import { DayAnswers, MAX_ROWS, tooManyRows } from './answers/report-day-answers.js';
+import type { ChunkPool } from '../../http/chunk-pool.js';
 import { round2 } from './figures.js';
 import { intervalsOf, type IntervalName } from './intervals.js';
 import { ReportRepository } from './report.repository.js';
@@ -70,9 +71,11 @@ export class ReportService {
   constructor(
     private readonly db: Queryable,
     private readonly deps: { accounts: AccountService; groups: GroupService },
-    cacheBytes = 32 * 2 ** 20,
+    cacheBytes: number,
+    /** The buffers large answers are written in (built once, in the composition root). */
+    chunks: ChunkPool,
   ) {
-    this.days = new DayAnswers(cacheBytes);
+    this.days = new DayAnswers(cacheBytes, chunks);
   }
 
   /** What this node keeps of past days' report rows (GET /metrics, `callcenter_cache_bytes`). */

@@ -6,7 +6,7 @@ import type { GridCache } from '../day-cache/day-grids.js';
 import { keptKeys, type HitsPlan } from '../query/plan.js';
 import { bucketFragment, joinFragments, type Grid } from '../wire/hits-json.js';
 import { fragmentDay, keyMajorJson, type KeyedDay } from '../wire/key-major-json.js';
-import { piecesOrStream } from '../../../http/chunk-pool.js';
+import { piecesOrStream, type ChunkPool } from '../../../http/chunk-pool.js';
 import { fromSplit } from './cut-days.js';
 import { DAY, HOUR, fromRollup } from './grid-reads.js';
 import { MAX_KEPT_RANGE_DAYS } from './path.js';
@@ -22,11 +22,11 @@ import { answersFromStoredHours, storedHourDays, type HourCellsCache } from './s
  * kind (or the cache is off), null when nothing matches.
  */
 export async function fromKeptDays(
-  caches: { days: BucketDayCache; grids: GridCache | null; cells: HourCellsCache },
+  caches: { days: BucketDayCache; grids: GridCache | null; cells: HourCellsCache; chunks: ChunkPool },
   p: HitsPlan,
   path: 'daily' | 'hourly' | 'split',
 ): Promise<Buffer[] | DataStream | null | undefined> {
-  const { days, grids, cells } = caches;
+  const { days, grids, cells, chunks } = caches;
   const q = p.query;
   const r = q.range;
   if (days.maxBytes === 0 || !r || !q.multi || (q.display !== 'date' && q.display !== 'hour')) return undefined;
@@ -63,7 +63,7 @@ export async function fromKeptDays(
     );
     const parts: KeyedDay[] = [];
     for (const s of segments) parts.push(s.whole ? stored.shift()! : fragmentDay(bucketFragment(q, await compute(s.from, s.to, s.day, s.day))));
-    return piecesOrStream(keyMajorJson(q, parts));
+    return piecesOrStream(keyMajorJson(q, parts, chunks), chunks);
   }
   const fragments = await fragmentsByDay(days, {
     // Hour buckets of a whole day are the same whichever way the range ends: kept once for both paths.

@@ -9,7 +9,7 @@
 import { JsonBytes } from './json-bytes.js';
 import { BucketOut, byKey, type BucketFragment } from './hits-json.js';
 import type { AnalysisQuery } from '../query/request.js';
-import { CHUNK, sharedChunks } from '../../../http/chunk-pool.js';
+import { CHUNK, type ChunkPool } from '../../../http/chunk-pool.js';
 
 /** One local day of a bucketed answer, as the key-major writer reads it. */
 export interface KeyedDay {
@@ -38,7 +38,7 @@ export function fragmentDay(f: BucketFragment): KeyedDay {
  * pulled, in `pool`'s buffers; nothing at all when no key has a bucket (the
  * caller answers 1586).
  */
-export function* keyMajorJson(q: AnalysisQuery, days: readonly KeyedDay[], pool = sharedChunks): Generator<Buffer, void, undefined> {
+export function* keyMajorJson(q: AnalysisQuery, days: readonly KeyedDay[], pool: ChunkPool): Generator<Buffer, void, undefined> {
   const all = new Set<string>();
   for (const d of days) for (const k of d.keys()) all.add(k);
   const json = new JsonBytes(pool.get());

@@ -8,7 +8,7 @@ import { utcDayOf } from '../rollup/marks.js';
 import { ReportDayCache } from './report-day-cache.js';
 import { dayPieces, type DayPiece } from './day-pieces.js';
 import type { CacheUse } from '../../../cache/tokened-cache.js';
-import { CHUNK, sharedChunks, piecesOrStream, type ChunkPool } from '../../../http/chunk-pool.js';
+import { CHUNK, piecesOrStream, type ChunkPool } from '../../../http/chunk-pool.js';
 import type { DataStream } from '../../../http/envelope.js';
 import { ownedTexts } from '../../../cache/owned-bytes.js';
 
@@ -103,9 +103,9 @@ function* join(
 }
 
 /** The answer's rows as pieces (a small answer) or a stream (see join). */
-function joined(keys: readonly number[], parts: readonly Fragment[], missing: (key: number, f: Fragment) => Buffer): Buffer[] | DataStream {
+function joined(keys: readonly number[], parts: readonly Fragment[], missing: (key: number, f: Fragment) => Buffer, pool: ChunkPool): Buffer[] | DataStream {
   // join yields at least `[]`.
-  return piecesOrStream(join(keys, parts, missing, sharedChunks))!;
+  return piecesOrStream(join(keys, parts, missing, pool), pool)!;
 }
 
 /**
@@ -131,7 +131,10 @@ const reasonsKey = (reasons: readonly string[]) => reasons.join('\u0000');
 export class DayAnswers {
   private readonly cache: ReportDayCache<Fragment>;
 
-  constructor(maxBytes: number) {
+  constructor(
+    maxBytes: number,
+    private readonly chunks: ChunkPool,
+  ) {
     this.cache = new ReportDayCache(maxBytes);
   }
 
@@ -171,7 +174,7 @@ export class DayAnswers {
     const sorted = [...keys].sort((a, b) => a - b);
     if (sorted.length * done.reduce((n, f) => n + f.intervals.length, 0) > MAX_ROWS) throw tooManyRows();
     const empty = new QueueSums();
-    return joined(sorted, done, (g, f) => Buffer.from(f.intervals.map((iv) => JSON.stringify(queueRow(g, iv, empty, p.sl))).join(',')));
+    return joined(sorted, done, (g, f) => Buffer.from(f.intervals.map((iv) => JSON.stringify(queueRow(g, iv, empty, p.sl))).join(',')), this.chunks);
   }
 
   async agent(repo: ReportRepository, p: AgentParams, range: QuarterRange): Promise<Buffer[] | DataStream> {
@@ -197,7 +200,7 @@ export class DayAnswers {
       parts.push(f);
     }
     const empty = new AgentSums();
-    return joined(p.agents, parts, (a, f) => Buffer.from(f.intervals.map((iv) => JSON.stringify(agentRow(a, iv, empty, all))).join(',')));
+    return joined(p.agents, parts, (a, f) => Buffer.from(f.intervals.map((iv) => JSON.stringify(agentRow(a, iv, empty, all))).join(',')), this.chunks);
   }
 }
 
