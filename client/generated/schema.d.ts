@@ -1617,6 +1617,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/staffing/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A day’s staffing plan per group and interval: forecast from the same weekday of past weeks, agents needed, and who was there
+         * @description PRODUCT.md §14, docs/staffing.md "The plan". Per group and local interval of the day: forecastOffered (mean offered of the same weekday and wall-clock interval over the `weeks` weeks before, from report/queue’s roll-ups), forecastAht, agents and scheduled (staffing/erlang on them); for intervals over (end ≤ now) offered, loggedIn (report/agent login seconds ÷ interval seconds) and gap (loggedIn − agents), else null. Rows ordered by groupId then start. With `format: "csv"` the rows as text/csv (RFC 4180).
+         *
+         *     Callers: client, agent. Permission: `analysis.view`. Error codes: 1000, 1001, 1002, 1010, 1014, 1015, 1047, 1006 (HTTP 200, error envelope).
+         */
+        post: operations["staffing_plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/stream": {
         parameters: {
             query?: never;
@@ -8540,6 +8562,109 @@ export interface operations {
                          * @enum {integer}
                          */
                         code: 1000 | 1001 | 1002 | 1014 | 1015 | 1047;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    staffing_plan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "date": "11-09-2026",
+                 *       "groupId": 7,
+                 *       "interval": "30m",
+                 *       "target": {
+                 *         "serviceLevel": 80,
+                 *         "seconds": 20
+                 *       },
+                 *       "shrinkage": 30
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The day to plan: MM-DD-YYYY (also with / or spaces) or Unix seconds, read in the account time zone (the local day holding it) */
+                    date: number | string;
+                    /** @description csv: the rows as text/csv (RFC 4180) */
+                    format?: "json" | "csv";
+                    /** @description One group; default every group of the account */
+                    groupId?: number;
+                    /** @description The plan’s intervals (local wall clock) */
+                    interval: "15m" | "30m" | "hour";
+                    /** @description Percent: the most of their logged-in time agents may be busy; default 100 (no cap) */
+                    maxOccupancy?: number;
+                    /** @description The callers' mean patience, seconds: Erlang A (M/M/n+M) when given, else Erlang C */
+                    patience?: number;
+                    /** @description Percent of paid time agents are not available for calls (breaks, training); default 0 */
+                    shrinkage?: number;
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description The service level to meet, e.g. 80 % within 20 s */
+                    target: {
+                        /** @description The service-level threshold, seconds (answered with wait ≤ seconds) */
+                        seconds: number;
+                        /** @description Percent of all arriving calls to answer within `seconds` */
+                        serviceLevel: number;
+                    };
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                    /** @description Weeks of history: the same weekday of each; default 4 */
+                    weeks?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            agents: number | null;
+                            /** @description Unix seconds, exclusive */
+                            end: number;
+                            forecastAht: number | null;
+                            /** @description Mean calls offered (report/queue) in this wall-clock interval on the same weekday of the weeks before; 2 decimals */
+                            forecastOffered: number;
+                            gap: number | null;
+                            groupId: number;
+                            loggedIn: number | null;
+                            offered: number | null;
+                            scheduled: number | null;
+                            /** @description Unix seconds */
+                            start: number;
+                        }[];
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         *     - `1002`: User id not provided: `token` was sent without `userId`
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         *     - `1006`: Group id does not exist: no group with that id in the account
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1001 | 1002 | 1014 | 1015 | 1047 | 1006;
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };

@@ -89,7 +89,7 @@ export function buildServices(ctx: AppContext) {
   webhookSink.onQueued = () => webhookWorker.nudge();
   const webhooks = new WebhookService(db, clock, webhookHttp, webhookWorker, config.webhookAllowPrivate);
   const reports = new ReportService(db, { accounts, groups }, config.reportCacheBytes, chunks);
-  const staffing = new StaffingService();
+  const staffing = new StaffingService({ accounts, groups, reports, clock });
   // Erasure rewrites earlier audit records too (the one rewrite the trail allows).
   const privacy = new PrivacyService(db, { recordingsDir: config.recordingsDir, log: ctx.log, audit: pseudonymiseNumberInAudit });
   // auditDays: the one deletion the append-only trail allows.

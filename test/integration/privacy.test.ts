@@ -133,6 +133,7 @@ function readBodies(f: { g: number; did: string; webhookId: number; clId: number
     'privacy/export': [{ number: NUMBER }, { number: GIVEN }],
     'audit/list': [{ limit: 1000 }],
     'staffing/erlang': [{ offered: 100, intervalMinutes: 30, aht: 180, target: { serviceLevel: 80, seconds: 20 } }],
+    'staffing/plan': [{ date: '11-23-2026', interval: '30m', target: { serviceLevel: 80, seconds: 20 } }],
   };
 }
 

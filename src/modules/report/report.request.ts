@@ -7,8 +7,8 @@ import { QUARTER, WEEK_DAYS, type BusinessHours, type IntervalName } from './int
 /** The longest range a report covers (about 13 months of quarter hours). */
 const MAX_RANGE_SECS = 400 * 86400;
 
-/** One end of a range as a Unix time: Unix seconds (number or text) or an analysis date format read in the zone. */
-function instant(v: number | string, tz: string, end: 'from' | 'to'): number {
+/** One end of a range as a Unix time: Unix seconds (number or text) or an analysis date format read in the zone (also staffing/plan's date). */
+export function instant(v: number | string, tz: string, end: 'from' | 'to'): number {
   if (typeof v === 'number') {
     if (isMilliseconds(v)) throw fail(1001, secondsExpected(end, v));
     if (!Number.isFinite(v) || v < 0) throw fail(1001, `${end} must be Unix seconds or a date`);

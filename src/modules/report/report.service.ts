@@ -11,7 +11,7 @@ import { round2 } from './figures.js';
 import { intervalsOf, type IntervalName } from './intervals.js';
 import { ReportRepository } from './report.repository.js';
 import { businessHours, instantRange, quarterRange, shortAbandonOf, thresholds } from './report.request.js';
-import { agentRow, agentSums, queueRow, queueSums, type AgentParams, type QuarterRange, type QueueParams } from './report.sums.js';
+import { agentRow, agentSums, queueRow, queueSums, type AgentParams, type QuarterRange, type QueueParams, type QueueSumsAnswer } from './report.sums.js';
 
 /** Intervals that never cross a local midnight: answered day by day (answers/). */
 const DAY_INTERVALS = new Set<IntervalName>(['15m', 'hour', 'day']);
@@ -152,6 +152,41 @@ export class ReportService {
     const { p, range } = await this.agentParams(accountId, q);
     if (!DAY_INTERVALS.has(p.interval) || !this.days.enabled) return { data: await this.agentRows(accountId, p, range) };
     return preserializedData(await this.days.agent(this.repo(accountId), p, range));
+  }
+
+  /**
+   * report/queue's sums per group over whole quarter hours, by quarter hour
+   * or as one total, without business hours: what staffing/plan forecasts
+   * from (PRODUCT.md §14), read from the same roll-ups and by the same code
+   * as report/queue. `groupId` null: the account's groups.
+   */
+  async queueSumsFor(accountId: number, range: QuarterRange, o: { tz: string; interval: '15m' | 'total'; groupId: number | null }): Promise<QueueSumsAnswer> {
+    const repo = this.repo(accountId);
+    const keys = o.groupId !== null ? [o.groupId] : await repo.groupIds();
+    return queueSums(repo, { tz: o.tz, interval: o.interval, bh: null, sl: [20], sa: 5, groupId: o.groupId, keys }, range);
+  }
+
+  /**
+   * report/agent's login time per quarter hour of the range, summed over the
+   * agents mapped to each group (as report/agent's groupId selects them):
+   * staffing/plan's agents logged in. An agent in two groups counts in both.
+   */
+  async groupLoginByQuarter(accountId: number, range: QuarterRange, tz: string, groups: readonly number[]): Promise<Map<number, number[]>> {
+    const repo = this.repo(accountId);
+    const members = new Map<number, number[]>();
+    for (const g of groups) members.set(g, await repo.agentIds(g));
+    const agents = [...new Set([...members.values()].flat())].sort((a, b) => a - b);
+    const { intervals, sums } = await agentSums(repo, { tz, interval: '15m', bh: null, agents, filtered: true }, range);
+    const out = new Map<number, number[]>();
+    for (const [g, list] of members) {
+      const secs = intervals.map(() => 0);
+      for (const a of list)
+        sums.get(a)!.forEach((s, i) => {
+          secs[i] = secs[i]! + s.login;
+        });
+      out.set(g, secs);
+    }
+    return out;
   }
 
   async abandoned(accountId: number, q: AbandonedInput) {

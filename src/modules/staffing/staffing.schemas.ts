@@ -45,3 +45,39 @@ export const ErlangResult = Type.Object({
 });
 
 export const ErlangResponse = SuccessSchema({ data: ErlangResult });
+
+const Nullable = (t: ReturnType<typeof Type.Number> | ReturnType<typeof Type.Integer>) => Type.Union([t, Type.Null()]);
+
+export const PlanBody = Type.Object({
+  date: Type.Union([Type.Number(), Type.String()], {
+    description: 'The day to plan: MM-DD-YYYY (also with / or spaces) or Unix seconds, read in the account time zone (the local day holding it)',
+  }),
+  groupId: Type.Optional(Type.Integer({ minimum: 0, description: 'One group; default every group of the account' })),
+  interval: Type.Union([Type.Literal('15m'), Type.Literal('30m'), Type.Literal('hour')], { description: 'The plan’s intervals (local wall clock)' }),
+  ...Options,
+  weeks: Type.Optional(Type.Integer({ minimum: 1, maximum: 52, description: 'Weeks of history: the same weekday of each; default 4' })),
+  format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('csv')], { description: 'csv: the rows as text/csv (RFC 4180)' })),
+});
+
+export const PlanRow = Type.Object({
+  groupId: Type.Integer(),
+  start: Type.Integer({ description: 'Unix seconds' }),
+  end: Type.Integer({ description: 'Unix seconds, exclusive' }),
+  forecastOffered: Type.Number({
+    description: 'Mean calls offered (report/queue) in this wall-clock interval on the same weekday of the weeks before; 2 decimals',
+  }),
+  forecastAht: Nullable(
+    Type.Number({
+      description: 'AHT (seconds, 2 decimals) of those calls answered; the group’s over the whole weeks when they had none; null when none was answered',
+    }),
+  ),
+  agents: Nullable(Type.Integer({ description: 'Agents needed (staffing/erlang for forecastOffered and forecastAht); 0 without calls; null without an AHT' })),
+  scheduled: Nullable(Type.Integer({ description: 'agents ÷ (1 − shrinkage), rounded up' })),
+  offered: Nullable(Type.Integer({ description: 'Calls offered in the interval (report/queue); null until the interval is over' })),
+  loggedIn: Nullable(
+    Type.Number({ description: 'Agents of the group logged in on average: report/agent login seconds ÷ interval seconds, 2 decimals; null until over' }),
+  ),
+  gap: Nullable(Type.Number({ description: 'loggedIn − agents; null until over (or without agents)' })),
+});
+
+export const PlanResponse = SuccessSchema({ data: Type.Array(PlanRow) });
