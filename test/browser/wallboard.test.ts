@@ -72,6 +72,22 @@ describe.skipIf(!hasChromium)('wallboard in a browser', () => {
       });
       agents[name.split(' ')[0]!] = made.data.agentId;
     }
+    // Last week's history of Support: one call (120 s, answered by Asha) in each half hour around this time a week ago, so
+    // staffing/plan forecasts 1 call ÷ 4 weeks = 0.25 for the half hour the board shows, which needs 1 agent.
+    const weekAgo = now() - 7 * 86400;
+    const past: Ev[] = [{ eventId: 'h-login', type: 'agent.login', ts: weekAgo - 3 * 3600, agentId: agents.Asha }];
+    for (let k = -2; k <= 2; k++) {
+      const q = weekAgo + k * 1800;
+      const callId = `h${k + 2}`;
+      past.push(
+        { eventId: `${callId}-q`, type: 'call.queued', ts: q, callId, groupId: 55, caller: `91981110010${k + 2}` },
+        { eventId: `${callId}-r`, type: 'call.ringing', ts: q, callId, agentId: agents.Asha },
+        { eventId: `${callId}-a`, type: 'call.answered', ts: q, callId, agentId: agents.Asha },
+        { eventId: `${callId}-e`, type: 'call.ended', ts: q + 120, callId, reason: 'completed' },
+      );
+    }
+    past.push({ eventId: 'h-logout', type: 'agent.logout', ts: weekAgo + 3 * 3600, agentId: agents.Asha });
+    await ingest(past);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -149,7 +165,14 @@ describe.skipIf(!hasChromium)('wallboard in a browser', () => {
     await expect.poll(() => page.locator('#group-table tbody tr', { hasText: 'Support' }).textContent(), until).toContain('67%');
     // Today (report/queue, the reports' definitions): c0 and c5 finished; c0 abandoned at once (a short abandon, out of the base),
     // c5 answered at once: offered 2, service level 1 of 1, no abandon counted, ASA 0 s.
-    await expect.poll(() => page.locator('#today-table tbody tr', { hasText: 'Support' }).textContent(), until).toBe('Support2100%0%0 s');
+    // Beside them the agents this half hour needs (staffing/plan: 1, from last week's history) and those logged in now (Agent/live's lA).
+    const todayRow = (group: string) => page.locator('#today-table tbody tr', { hasText: group });
+    await expect.poll(() => todayRow('Support').textContent(), until).toBe('Support2100%0%0 s16');
+    expect(await todayRow('Support').locator('[data-figure="needed"]').textContent()).toBe('1');
+    expect(await todayRow('Support').locator('[data-figure="logged-in"]').textContent()).toBe('6');
+    // Sales has no history: no agent needed; Gus is logged in.
+    expect(await todayRow('Sales').locator('[data-figure="needed"]').textContent()).toBe('0');
+    expect(await todayRow('Sales').locator('[data-figure="logged-in"]').textContent()).toBe('1');
     expect(await page.locator('#chart rect').count()).toBeGreaterThan(0);
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
     // Ringing, on call, wrap-up, available and break at once, in the desk layout of a 1600 × 1000 window.

@@ -1,6 +1,6 @@
 import { ApiError, INVALID_SESSION, authed, call, loadSession, saveSession, type Authed, type Session } from './api.js';
 import { byId, h } from './dom.js';
-import { STATE_LABEL, agentsFrom, queueFrom, type AgentView } from './model.js';
+import { STATE_LABEL, agentsFrom, num, queueFrom, type AgentView } from './model.js';
 import { openStream, type ConnState, type StreamHandle } from './stream.js';
 import { installLayout } from './layout.js';
 import { takeoverDialog } from './takeover.js';
@@ -111,14 +111,21 @@ function startBoard(session: Session): void {
       const [queue, today, ...lives] = await Promise.all([queueP, todayP, ...scopes.map(liveOf)]);
       if (ctl.signal.aborted || stopped) return;
       const merged = new Map<string, AgentView>();
-      for (const live of lives) for (const a of agentsFrom(live).agents) merged.set(a.id, a);
+      /** Agents logged in now per group (Agent/live's lA), beside the agents the plan says the half hour needs. */
+      const loggedIn = new Map<string, number>();
+      lives.forEach((live, i) => {
+        const { agents: seen, counters } = agentsFrom(live);
+        for (const a of seen) merged.set(a.id, a);
+        const lA = num(counters.lA);
+        if (scopes[i] !== undefined && lA !== null) loggedIn.set(scopes[i], lA);
+      });
       agents = [...merged.values()].map((a) => {
         const s = stateSince.get(a.id);
         return a.stateSecs === null && s && s.state === a.state ? { ...a, stateSecs: Math.max(0, Date.now() / 1000 - s.since) } : a;
       });
       renderAgents(agents, true, openTakeover);
       // Today's figures are optional too (analysis.view); a failure other than a missing permission leaves the panel as it was.
-      if (!(today instanceof Error)) renderToday(today, groupId, groupNames);
+      if (!(today instanceof Error)) renderToday(today, groupId, groupNames, loggedIn);
       if (queue instanceof Error) {
         if (queue instanceof ApiError && queue.code === INVALID_SESSION) throw queue;
         if (queue.name === 'AbortError') return;
