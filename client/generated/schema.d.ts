@@ -509,6 +509,8 @@ export interface paths {
         /**
          * Every matching call as CSV (RFC 4180, header row, UTF-8), streamed
          * @description One row per call, the report's scalar fields as columns in report order. Filters as CallReport/list. Credentials: `Authorization: Bearer` with a session id, or `?ssid=`, or `?userId=` and `?token=`. Permission `analysis.view`.
+         *
+         *     Callers: client, agent. Permission: `analysis.view`.
          */
         get: operations["CallReport_export"];
         put?: never;
@@ -875,6 +877,8 @@ export interface paths {
         /**
          * Add or update the contacts of a CSV file, streamed (a million rows in well under a minute); a bad row is rejected alone
          * @description The body is the CSV (`text/csv`, UTF-8, RFC 4180; header row: `number`, optional `name` and `timezone`, every other column a field). Rows are written as `contactList/import` writes records, 10,000 to a transaction, as the body arrives. Credentials as for `CallReport/export`: `Authorization: Bearer` with a session id, or `?ssid=`, or `?userId=` and `?token=`. Permission `campaign.manage`. The answer lists the first 100 rejected rows (0-based `index` among the data rows, 1-based `line`) and counts them all.
+         *
+         *     Callers: client, agent. Permission: `campaign.manage`.
          */
         post: operations["contactList_importCsv"];
         delete?: never;
@@ -1417,6 +1421,8 @@ export interface paths {
         /**
          * A recording, by the rcrd reference of CallReport/detail (token and path joined with /)
          * @description No other credential: the token (24 h, bound to the path) is the authorisation, so an `<audio>` element can play it. `Range` is answered with 206; the content type follows the extension.
+         *
+         *     No credentials.
          */
         get: operations["recording_directstream"];
         put?: never;
@@ -1653,6 +1659,8 @@ export interface paths {
          *     Changes come in groups (one per ingest batch or takeover); the last message of a group carries `id:`, the account sequence after it. Reconnect with the `Last-Event-ID` header (or `?lastEventId=`) to get every group after it (at least once). An id older than the last 100,000 sequence numbers gets `event: reset`: reload `Agent/live` and `queue/list`, then carry on. A comment line `: hb <unix seconds>` is sent every 15 s.
          *
          *     Credentials: `Authorization: Bearer` with a session id, or `?ssid=`, or `?userId=` and `?token=`. Clients and switch tokens may read it; an agent needs the permission `agent.live` or `queue.view`. Only the caller's account is streamed. See docs/events.md §3.
+         *
+         *     Callers: client, agent, switch.
          */
         get: operations["events_stream"];
         put?: never;

@@ -115,12 +115,16 @@ export function registerSurface(app: FastifyInstance, surface: Surface<any, Cred
     badLink: surface.badLink,
   };
   const admit = admissionHook(rule, deps.admission, { jsonBody: false, refusal: surface.httpRefusals ? withHttpStatus : undefined });
+  // The same machine-readable notes as an operation's (operation.ts): who may call it, and the permission it needs.
+  const who = surface.credentials === 'none' || surface.credentials === 'signed' ? 'No credentials. ' : `Callers: ${rule.principals.join(', ')}. `;
+  const needs = surface.permission ? `Permission: \`${surface.permission}\`. ` : '';
+  const schema = { ...surface.schema, description: `${(surface.schema.description as string | undefined) ?? ''}\n\n${who}${needs}`.trim() };
   const route = (scope: FastifyInstance) =>
     scope.route({
       method: surface.method,
       url: surface.url,
       config: { errorModule: surface.errorModule ?? 'general' },
-      schema: surface.schema,
+      schema,
       // The schema documents; `input` reads and checks. Answers are plain JSON, so the surface also works on an app without the envelope's schema.
       validatorCompiler: () => () => true,
       serializerCompiler: () => (data: unknown) => JSON.stringify(data),

@@ -43,6 +43,8 @@ export interface ApiOperation {
   callers: string[];
   permission: string | undefined;
   body: JsonSchema;
+  /** Where the credentials go: the JSON body, or the query (a surface whose body is a file, e.g. contactList/importCsv). */
+  credentialsIn: 'body' | 'query';
   errors: number[];
 }
 
@@ -73,6 +75,7 @@ export function operationsOf(app: FastifyInstance): ApiOperation[] {
       callers,
       permission: /Permission: `([^`]+)`/.exec(description)?.[1],
       body: post.requestBody?.content?.['application/json']?.schema ?? { type: 'object', properties: {} },
+      credentialsIn: post.requestBody && !post.requestBody.content?.['application/json'] ? 'query' : 'body',
       errors: (/Error codes: ([\d, ]+)/.exec(description)?.[1] ?? '')
         .split(',')
         .map((s) => Number(s.trim()))
