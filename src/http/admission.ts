@@ -120,13 +120,15 @@ export class Admission {
   }
 
   private allow(principal: Principal, rule: AdmissionRule): Principal {
+    // The limit before the permission (credentials, limits, permission): a principal over its limit is held back
+    // whatever it asks, and requests it may not make count too, so probing what is allowed costs the same.
+    this.limits.principal(principal.userId);
     if (!rule.principals.includes(principal.kind)) {
       throw fail(1015, rule.kindRefusal ? rule.kindRefusal(principal.kind) : defaultKindRefusal(principal.kind, rule));
     }
     if (rule.permission && !principal.permissions.has(rule.permission)) throw fail(1015, `missing permission ${rule.permission}`);
     const refused = rule.refuse?.(principal);
     if (refused) throw fail(1015, refused);
-    this.limits.principal(principal.userId);
     return principal;
   }
 }

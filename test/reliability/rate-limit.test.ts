@@ -28,7 +28,12 @@ forEachDatabase(
       h.clock.advance(61_000);
       for (let i = 0; i < LIMIT; i++) expect((await h.post('/api/v2/account/getSettings', { ssid: t.ssid })).body.status).toBe('success');
       for (const op of OPERATIONS.filter((o) => o.auth)) {
-        const res = await h.app.inject({ method: 'POST', url: op.path, payload: { ssid: t.ssid } });
+        // A surface whose body is a file takes its credentials in the query.
+        const res = await h.app.inject(
+          op.credentialsIn === 'query'
+            ? { method: 'POST', url: `${op.path}?ssid=${t.ssid}`, payload: '' }
+            : { method: 'POST', url: op.path, payload: { ssid: t.ssid } },
+        );
         expect(res.statusCode, op.id).toBe(429);
         expect(envelopeProblem(res.statusCode, res.body), op.id).toBeUndefined();
         expect(JSON.parse(res.body), op.id).toMatchObject({ status: 'error', code: 429 });
