@@ -38,6 +38,8 @@ export interface BuildOptions {
   validateResponses?: boolean;
   /** Set once migrations ran; /healthz answers 503 before. */
   ready?: () => boolean;
+  /** Log lines to standard error (a CLI command whose standard output is its answer, e.g. `seed --demo`'s JSON). */
+  logToStderr?: boolean;
 }
 
 /**
@@ -64,6 +66,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(opts.logToStderr ? { stream: process.stderr } : {}),
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.ssid', '*.token'], censor: '[redacted]' },
       serializers: {
         req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),

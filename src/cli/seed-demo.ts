@@ -10,7 +10,7 @@ export async function seedDemoCommand(_argv: string[], config: Config): Promise<
   const db = openDatabase(config);
   try {
     await migrate(db);
-    const { app, services } = await buildApp({ config: { ...config, logLevel: 'warn' }, db });
+    const { app, services } = await buildApp({ config: { ...config, logLevel: 'warn' }, db, logToStderr: true });
     try {
       const creds = demoCredentials();
       const report = await seedDemo(app, services.accounts, systemClock, creds);

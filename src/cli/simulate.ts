@@ -57,7 +57,7 @@ export async function simulateCommand(argv: string[], config: Config): Promise<n
   const db = openDatabase(config);
   try {
     await migrate(db);
-    const { app, services } = await buildApp({ config: { ...config, logLevel: 'warn' }, db });
+    const { app, services } = await buildApp({ config: { ...config, logLevel: 'warn' }, db, logToStderr: true });
     try {
       const username = options.account ?? demoCredentials().username;
       let row = await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [username]);
