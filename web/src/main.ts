@@ -4,7 +4,7 @@ import { STATE_LABEL, agentsFrom, num, queueFrom, type AgentView } from './model
 import { openStream, type ConnState, type StreamHandle } from './stream.js';
 import { installLayout } from './layout.js';
 import { takeoverDialog } from './takeover.js';
-import { loadToday, renderToday } from './today.js';
+import { forgetPlan, loadToday, renderToday } from './today.js';
 import { renderAgents, renderQueue, tick, toast } from './view.js';
 
 /**
@@ -53,6 +53,7 @@ async function onLogin(ev: SubmitEvent): Promise<void> {
 }
 
 function startBoard(session: Session): void {
+  forgetPlan();
   byId('login-view').hidden = true;
   byId('board-view').hidden = false;
   const api: Authed = authed(session);
@@ -175,6 +176,7 @@ function startBoard(session: Session): void {
 
   /** After a `reset`: nothing learnt before it is trusted (group list, state start times); read it all again, now. */
   const reload = async () => {
+    forgetPlan();
     stateSince.clear();
     groupNames.clear();
     listedGroups.clear();

@@ -18,24 +18,40 @@ export const TODAY_SL = 20;
 /** The target the board plans with: 80 % within 20 s (no account setting names one; docs/staffing.md). */
 export const PLAN_TARGET = { serviceLevel: 80, seconds: TODAY_SL };
 
+/** The plan's answer for the current half hour, kept until it ends: it changes only with the half hour (the history is past). */
+let planKept: { until: number; needed: Map<string, number | null> } | null = null;
+
+/** Forgets the kept plan: another session (account) starts, or the board reloads everything after a reset. */
+export function forgetPlan(): void {
+  planKept = null;
+}
+
 /**
  * The agents the current half hour needs per group: staffing/plan for
  * today by 30 minutes (the forecast from the same weekday of the last four
- * weeks), the row holding now. Empty when the plan cannot be read.
+ * weeks), the row holding now; asked once per half hour, not at every
+ * refresh. Empty when the plan cannot be read (asked again in a minute).
  */
 async function loadNeeded(api: Authed, now: number, signal: AbortSignal): Promise<Map<string, number | null>> {
-  const out = new Map<string, number | null>();
+  if (planKept && now < planKept.until) return planKept.needed;
+  const needed = new Map<string, number | null>();
+  let until = now + 60;
   try {
     const res = await api<{ data: Array<{ groupId: number; start: number; end: number; agents: number | null }> }>(
       'staffing/plan',
       { date: now, interval: '30m', target: PLAN_TARGET },
       signal,
     );
-    for (const r of res.data) if (r.start <= now && now < r.end) out.set(String(r.groupId), r.agents);
+    for (const r of res.data)
+      if (r.start <= now && now < r.end) {
+        needed.set(String(r.groupId), r.agents);
+        until = r.end;
+      }
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
   }
-  return out;
+  planKept = { until, needed };
+  return needed;
 }
 
 /**
