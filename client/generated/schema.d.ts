@@ -1477,6 +1477,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/report/campaign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Campaign report per campaign and interval: dials, answers, connects, abandons and the abandon rate, dispositions (docs/campaigns.md)
+         * @description PRODUCT.md §13. A dial belongs to the interval of its dial time, in the account time zone. Rows ordered by campaignId then start; empty intervals are present with zeros and null rates. With `format: "csv"` the rows as text/csv (RFC 4180), nested fields joined with `.` (`dispositions.sale`).
+         *
+         *     Callers: client, agent. Permission: `analysis.view`. Error codes: 1000, 1001, 1002, 1010, 1012, 1014, 1015, 1047 (HTTP 200, error envelope).
+         */
+        post: operations["report_campaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/report/queue": {
         parameters: {
             query?: never;
@@ -7435,13 +7457,19 @@ export interface operations {
                                 /** @description Seconds waited so far (until answered) */
                                 wait: number;
                             }[];
+                            /** @description Per campaign (PRODUCT.md §13): running or paused, or with a dial in the window or a call in progress */
                             campId: {
+                                /** @description Dialled in the window */
                                 add: number;
-                                ass: number;
+                                /** @description Of those, connected to an agent */
                                 con: number;
+                                /** @description Of those, abandoned */
                                 drop: number;
+                                /** @description Campaign id */
                                 key: string;
+                                /** @description Contacts dialable now */
                                 pen: number;
+                                /** @description Calls in progress now */
                                 process: number;
                             }[];
                             count: number;
@@ -7955,6 +7983,109 @@ export interface operations {
                          * @enum {integer}
                          */
                         code: 1000 | 1001 | 1002 | 1014 | 1015 | 1047 | 1006 | 1509;
+                    } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["DatabaseUnavailable"];
+        };
+    };
+    report_campaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ssid": "k3Vq8ZtR1mXw0bN6yLcP4sJd9fHa2GeU7oTiQ5nEvBw",
+                 *       "from": "11-02-2026",
+                 *       "to": "11-02-2026",
+                 *       "campaignId": 1,
+                 *       "interval": "total"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Campaign id (the `campId` of reports) */
+                    campaignId?: number | string;
+                    /** @description csv: the rows as text/csv (RFC 4180) */
+                    format?: "json" | "csv";
+                    /** @description Unix seconds, or MM-DD-YYYY[ HH:mm[:ss]] (also with / or spaces) in the account time zone; inclusive */
+                    from: number | string;
+                    interval: "15m" | "hour" | "day" | "week" | "month" | "total";
+                    /** @description Session id (from auth/login). Not together with userId/token. */
+                    ssid?: string;
+                    /** @description Unix seconds, or MM-DD-YYYY[ HH:mm[:ss]] (also with / or spaces) in the account time zone; inclusive */
+                    to: number | string;
+                    /** @description API token (from auth/token), with userId */
+                    token?: string;
+                    /** @description User id of the token form */
+                    userId?: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description The success envelope (`status: "success"`), or the error envelope (`status: "error"`) with one of the codes of this operation: application errors are answered with HTTP 200. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {number} */
+                        code: 200;
+                        data: {
+                            /** @description A person answered and no agent was connected (within connectSecs) */
+                            abandoned: number;
+                            /** @description abandoned ÷ humanAnswered × 100 (machine answers in neither) */
+                            abandonRate: number | null;
+                            agentTalkShare: number | null;
+                            /** @description Mean seconds from both on the line to the end (talk + hold) per connected call */
+                            aht: number | null;
+                            /** @description Mean seconds from the human answer to the agent answer */
+                            avgConnectWait: number | null;
+                            busy: number;
+                            campaignId: number;
+                            /** @description Dials a person (or a machine passed on) answered and an agent took */
+                            connected: number;
+                            /** @description humanAnswered ÷ dialled × 100 */
+                            contactRate: number | null;
+                            /** @description Dials (calls placed) in the interval, by dial time */
+                            dialled: number;
+                            /** @description {code: count} of the dials of the interval */
+                            dispositions: {
+                                [key: string]: number;
+                            };
+                            /** @description Unix seconds, exclusive */
+                            end: number;
+                            failed: number;
+                            /** @description Dials a person answered */
+                            humanAnswered: number;
+                            /** @description Dials a machine answered */
+                            machine: number;
+                            noAnswer: number;
+                            /** @description Unix seconds */
+                            start: number;
+                        }[];
+                        /** @enum {string} */
+                        status: "success";
+                    } | ({
+                        /**
+                         * @description - `1000`: Invalid parameter: a field is missing or of the wrong type, or both credential forms were sent; the message names the field
+                         *     - `1001`: Invalid data type or value: a value of the right type that is not allowed (a date, a counter code, a value outside its list)
+                         *     - `1002`: User id not provided: `token` was sent without `userId`
+                         *     - `1012`: No data found: the record does not exist (or is not live)
+                         *     - `1014`: Invalid token: no credentials, or an unknown, expired or revoked session or token
+                         *     - `1015`: Permission denied: the caller's kind (client, agent, switch) or role may not do this; the message names the permission
+                         *     - `1047`: Invalid request: the body is empty, `{}`, not a JSON object, or malformed JSON
+                         * @enum {integer}
+                         */
+                        code: 1000 | 1001 | 1002 | 1012 | 1014 | 1015 | 1047;
                     } & WithRequired<components["schemas"]["ErrorEnvelope"], "code">);
                 };
             };

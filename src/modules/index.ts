@@ -3,6 +3,7 @@ import { accountOperations } from './account/account.routes.js';
 import { agentOperations } from './agent/agent.routes.js';
 import { analysisOperations } from './analysis/analysis.routes.js';
 import { campaignOperations } from './campaign/campaign.routes.js';
+import { campaignFigureOperations } from './campaign/figures.routes.js';
 import { callReportOperations } from './callreport/callreport.routes.js';
 import { auditOperations } from './audit/audit.routes.js';
 import { authOperations } from './auth/auth.routes.js';
@@ -110,6 +111,7 @@ export function allOperations(s: Services): Operation[] {
     ...accountOperations(s),
     ...analysisOperations(s),
     ...reportOperations(s),
+    ...campaignFigureOperations(s),
     ...groupOperations(s),
     ...roleOperations(s),
     ...didOperations(s),

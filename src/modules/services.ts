@@ -12,6 +12,7 @@ import { Dialer } from './campaign/dialer.js';
 import { CampaignCallsService } from './campaign/campaign-calls.service.js';
 import { DialerWorker } from './campaign/dialer.worker.js';
 import { CampaignOutcomes } from './campaign/outcomes.js';
+import { CampaignFiguresService } from './campaign/campaign-figures.service.js';
 import { CallHistoryService } from './calls/call-history.service.js';
 import { allSinks } from './calls/call-record-sink.js';
 import { CallReportService } from './callreport/callreport.service.js';
@@ -114,6 +115,9 @@ export function buildServices(ctx: AppContext) {
   const dialer = new Dialer({ db, clock, log: ctx.log, events, accounts, agents, liveState, dnc, blacklist, contacts, lists: contactLists });
   const dialerWorker = new DialerWorker(db, clock, ctx.log, dialer);
   const campaignCalls = new CampaignCallsService(db, { clock, dialer, accounts, agents, liveState, dnc, lists: contactLists });
+  // queue/count's campId[] and report/campaign count the dials, not the queue.
+  const campaignFigures = new CampaignFiguresService(db, { clock, accounts, lists: contactLists, reports });
+  queue.campaignCounts = (accountId, since, now) => campaignFigures.campIdCounts(accountId, since, now);
   return {
     auth,
     audit,
@@ -152,6 +156,7 @@ export function buildServices(ctx: AppContext) {
     dialer,
     dialerWorker,
     campaignCalls,
+    campaignFigures,
   };
 }
 

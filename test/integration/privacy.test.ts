@@ -105,6 +105,10 @@ function readBodies(f: { g: number; did: string; webhookId: number; clId: number
       { from: DAY, to: DAY, interval: 'total' },
       { from: DAY, to: DAY, interval: 'total', format: 'csv' },
     ],
+    'report/campaign': [
+      { from: DAY, to: DAY, interval: 'total' },
+      { from: DAY, to: DAY, interval: 'hour', format: 'csv' },
+    ],
     'report/abandoned': [
       { from: DAY, to: DAY },
       { from: DAY, to: DAY, format: 'csv' },

@@ -86,7 +86,8 @@ forEachDatabase('queue/count and queue/list', (use) => {
       { key: s.D1, ...c(2, 1, 1, 0, 0, 2) },
       { key: s.D2, ...c(2, 0, 0, 1, 1, 0) },
     ]);
-    expect(d.campId).toEqual([{ key: 'camp1', ...c(1, 0, 1, 0, 0, 1) }]);
+    // campId[] counts the dials of campaigns (PRODUCT.md §13; campaign-figures.test.ts): a switch's campaignId on a queued call is no campaign of the account.
+    expect(d.campId).toEqual([]);
     expect(d.st).toEqual([
       { key: 'inbound_abandoned', ...c(1, 1, 0, 0, 0, 0) },
       { key: 'inbound_connected', ...c(1, 0, 1, 0, 0, 2) },

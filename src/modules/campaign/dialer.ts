@@ -137,14 +137,21 @@ export class Dialer {
 
   private async housekeeping(accountId: number, c: Campaign, now: number): Promise<void> {
     const repo = this.repo(accountId);
-    for (const call of await repo.abandonCandidates(c.campaignId, now - c.connectSecs - 1)) await repo.markAbandoned(call.call_id);
+    let moved = false;
+    for (const call of await repo.abandonCandidates(c.campaignId, now - c.connectSecs - 1)) {
+      await repo.markAbandoned(call.call_id);
+      moved = true;
+    }
     for (const call of await repo.silentCalls(c.campaignId, now - c.ringSecs - SILENT_GRACE_SECS)) {
+      moved = true;
       await this.d.db.transaction(async (tx) => {
         const r = this.repo(accountId, tx);
         await r.endCall(call.call_id, now, 'failed');
         await afterOutcome(r, call, 'failed', now, c);
       });
     }
+    // queue/count's campId[] counts these: it looks again at the next request.
+    if (moved) await this.d.events.markOutbound(accountId);
     for (const u of await repo.undisposed(c.campaignId, now - DISPOSITION_WAIT_SECS)) {
       await this.d.db.transaction(async (tx) => {
         const r = this.repo(accountId, tx);

@@ -199,7 +199,11 @@ export class EventsService {
         result.accepted++;
       }
       await repo.rememberEventIds(remembered);
-      if (observed.length > 0) await outbound!.observe(tx, accountId, observed);
+      if (observed.length > 0) {
+        await outbound!.observe(tx, accountId, observed);
+        // Campaign figures moved, maybe without a sequence number: views cached under the sequence look again.
+        await repo.markOutbound();
+      }
       return seq - 1;
     });
     result.errors.sort((a, b) => a.index - b.index);
@@ -216,6 +220,11 @@ export class EventsService {
       return nextSeq;
     });
     return out!;
+  }
+
+  /** The dialer changed campaign calls outside an ingest (its own abandon, a silent call ended): see migration 146. */
+  async markOutbound(accountId: number): Promise<void> {
+    await new LiveStateRepository(tenant(this.ctx.db, accountId)).markOutbound();
   }
 
   /**

@@ -6,6 +6,12 @@ import { AGENT_SELECT, CALL_SELECT, agentFromRow, callFromRow, type AgentRow, ty
 export class LiveReadRepository {
   constructor(private readonly t: TenantQueries) {}
 
+  /** The sequence and the outbound mark (migration 146) in one read: `seq.mark`, a version of what queue/count shows. */
+  async sequenceMark(): Promise<string> {
+    const row = await this.t.get<{ seq: number; outbound_mark: number }>('SELECT seq, outbound_mark FROM event_seq WHERE account_id = $1');
+    return `${Number(row?.seq ?? 0)}.${Number(row?.outbound_mark ?? 0)}`;
+  }
+
   async sequence(): Promise<number> {
     const row = await this.t.get<{ seq: number }>('SELECT seq FROM event_seq WHERE account_id = $1');
     return Number(row?.seq ?? 0);

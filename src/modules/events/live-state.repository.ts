@@ -52,6 +52,11 @@ export class LiveStateRepository {
     return Number(row?.seq ?? 0);
   }
 
+  /** A change of campaign calls without a sequence number of its own (migration 146). */
+  markOutbound() {
+    return this.t.run('UPDATE event_seq SET outbound_mark = outbound_mark + 1 WHERE account_id = $1');
+  }
+
   setSequence(seq: number) {
     return this.t.run('UPDATE event_seq SET seq = $2 WHERE account_id = $1', [seq]);
   }

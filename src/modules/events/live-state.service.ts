@@ -25,6 +25,11 @@ export class LiveStateService {
     return this.repo(accountId).sequence();
   }
 
+  /** The sequence and the mark of campaign-call changes that take no sequence number (`seq.mark`). */
+  sequenceMark(accountId: number): Promise<string> {
+    return this.repo(accountId).sequenceMark();
+  }
+
   /** Version of what Agent/live shows (see LiveReadRepository.viewVersion). */
   viewVersion(accountId: number): Promise<string> {
     return this.repo(accountId).viewVersion();

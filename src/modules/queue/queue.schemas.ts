@@ -79,7 +79,17 @@ export const CountResponse = SuccessSchema({
     st1: Type.Number(),
     qDura: QDura,
     ag: Dim(Type.Integer()),
-    campId: Dim(Type.String()),
+    campId: Type.Array(
+      Type.Object({
+        key: Type.String({ description: 'Campaign id' }),
+        add: Type.Integer({ description: 'Dialled in the window' }),
+        drop: Type.Integer({ description: 'Of those, abandoned' }),
+        con: Type.Integer({ description: 'Of those, connected to an agent' }),
+        pen: Type.Integer({ description: 'Contacts dialable now' }),
+        process: Type.Integer({ description: 'Calls in progress now' }),
+      }),
+      { description: 'Per campaign (PRODUCT.md §13): running or paused, or with a dial in the window or a call in progress' },
+    ),
     st: Dim(Type.String()),
     grp: Dim(Type.Integer()),
     user: Dim(Type.Integer()),

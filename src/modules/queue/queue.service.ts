@@ -12,6 +12,7 @@ import { withPreserialized } from '../../http/envelope.js';
 import { CoalescedRead } from '../../cache/coalesced-read.js';
 import { ViewCache } from '../../cache/view-cache.js';
 import { liveCallView, queueStats } from './queue.stats.js';
+import type { CampIdRow } from '../campaign/campaign-figures.service.js';
 
 export const DEFAULT_WINDOW = 300;
 const LIST_LOCK_MS = 30_000;
@@ -84,8 +85,10 @@ export class QueueService {
   private readonly events: EventsService;
   private readonly countCache = new ViewCache<object>();
   /** One sequence read shared by the requests of a moment (each still sees every earlier event). */
-  private readonly sequences: CoalescedRead<number, number>;
+  private readonly sequences: CoalescedRead<number, string>;
   private readonly agentsView: LiveService;
+  /** `data.campId[]` (PRODUCT.md §13): the campaign module's figures of the dials, set by the composition root. */
+  campaignCounts: ((accountId: number, since: number, now: number) => Promise<CampIdRow[]>) | null = null;
 
   constructor(
     private readonly ctx: AppContext,
@@ -95,7 +98,8 @@ export class QueueService {
     this.history = deps.history;
     this.events = deps.events;
     this.agentsView = deps.live;
-    this.sequences = new CoalescedRead((accountId) => this.live.sequence(accountId));
+    // With the outbound mark: campaign-call changes that take no sequence number move campId[].
+    this.sequences = new CoalescedRead((accountId) => this.live.sequenceMark(accountId));
   }
 
   private async stats(accountId: number, window: number) {
@@ -130,6 +134,7 @@ export class QueueService {
 
   private async computeCount(principal: Principal, window: number) {
     const { seq, now, live, stats: s } = await this.stats(principal.accountId, window);
+    const campId = this.campaignCounts ? await this.campaignCounts(principal.accountId, now - window, now) : [];
     return {
       lstSync: String(seq),
       window,
@@ -143,7 +148,7 @@ export class QueueService {
         st1: s.st1,
         qDura: s.qDura,
         ag: s.ag,
-        campId: s.campId,
+        campId,
         st: s.st,
         grp: s.grp,
         user: s.user,

@@ -155,7 +155,6 @@ export function queueStats(input: QueueInput) {
     qDura,
     chart: { time: qDura.map((q) => q.time), total: qDura.map((q) => q.total), drop: qDura.map((q) => q.drop), con: qDura.map((q) => q.con) },
     ag: byKey(items, (i) => i.agent),
-    campId: byKey(items, (i) => i.campaignId),
     st: byKey(items, (i) => i.st),
     grp: byKey(items, (i) => i.groupId),
     user: byKey(items, () => input.accountId),
