@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { createAgent, createGroup, createRole } from '../helpers/admin.js';
 import { createTenant, login } from '../helpers/factories.js';
 import { forEachDatabase, type Harness } from '../helpers/harness.js';
-import { at, feed, utc } from './reports.fixtures.js';
+import { at, feed, report, utc } from './reports.fixtures.js';
 
 type Ev = Record<string, unknown>;
 type Row = Record<string, unknown>;
@@ -175,6 +175,16 @@ forEachDatabase('staffing/plan', (use) => {
     expect(quarters.find((r) => r.start === H(10))).toMatchObject({ forecastOffered: 6, forecastAht: 175, offered: 2, loggedIn: 2 });
     // 10:15–10:30: 11-16 calls 6 … 11 (6), 11-09 calls 6 … 9 (4) → 5; a2 gone at 10:15, a1 alone.
     expect(quarters.find((r) => r.start === H(10.25))).toMatchObject({ forecastOffered: 5, offered: 1, loggedIn: 1 });
+    // The same data as the reports: offered is report/queue's by 15 minutes, loggedIn report/agent's login time ÷ 900.
+    const queue15 = await report<Row>(h, 'queue', { ssid: t.ssid, from: D, to: D + 86399, groupId: g, interval: '15m' });
+    const agent15 = await report<Row>(h, 'agent', { ssid: t.ssid, from: D, to: D + 86399, groupId: g, interval: '15m' });
+    const over = quarters.filter((r) => r.offered !== null);
+    expect(over).toHaveLength(42); // 00:00 … 10:30
+    for (const r of over) {
+      expect(r.offered).toBe(queue15.find((q) => q.start === r.start)!.offered);
+      const login = agent15.filter((a) => a.start === r.start).reduce((n, a) => n + (a.loginTime as number), 0);
+      expect(r.loggedIn).toBe(Math.round((login / 900) * 100) / 100);
+    }
   });
 
   it('a time zone with a clock change inside the weeks: the same local interval across it; 23- and 25-hour days', async () => {

@@ -52,6 +52,24 @@ export class ReportRepository {
     );
   }
 
+  /** report_queue's offered, answered and handle time (talk + hold + wrap-up) per group and quarter hour of [from, to): staffing/plan's history. */
+  queueVolumeRows(from: number, to: number, groupId: number | null) {
+    return this.t.allValues(
+      `SELECT group_id, bucket, offered, answered, talk_sum + hold_sum + wrap_sum FROM report_queue
+       WHERE account_id = $1 AND bucket >= $2 AND bucket < $3 ${groupId === null ? '' : 'AND group_id = $4'}`,
+      groupId === null ? [from, to] : [from, to, groupId],
+    );
+  }
+
+  /** The same summed per group over [from, to). */
+  queueVolumeTotals(from: number, to: number, groupId: number | null) {
+    return this.t.allValues(
+      `SELECT group_id, SUM(offered), SUM(answered), SUM(talk_sum + hold_sum + wrap_sum) FROM report_queue
+       WHERE account_id = $1 AND bucket >= $2 AND bucket < $3 ${groupId === null ? '' : 'AND group_id = $4'} GROUP BY group_id`,
+      groupId === null ? [from, to] : [from, to, groupId],
+    );
+  }
+
   /** report_agent summed per agent and interval of a segment. */
   agentSums(seg: Segment, agents: readonly number[] | null) {
     const only = agents === null ? null : inList(this.t, 'agent_id', 4, agents);
@@ -152,6 +170,22 @@ export class ReportRepository {
             [groupId],
           );
     return rows.map((r) => Number(r.id));
+  }
+
+  /** [group, agent] of every agent (not deleted) mapped to a group. */
+  groupMembers() {
+    return this.t.allValues(
+      `SELECT g.group_id, a.id FROM agents a JOIN agent_groups g ON g.account_id = a.account_id AND g.agent_id = a.id
+       WHERE a.account_id = $1 AND a.is_deleted = 0`,
+    );
+  }
+
+  /** [agent, quarter hour, login seconds] of report_agent in [from, to) (staffing/plan's agents logged in). */
+  agentLoginRows(from: number, to: number) {
+    return this.t.allValues('SELECT agent_id, bucket, login FROM report_agent WHERE account_id = $1 AND bucket >= $2 AND bucket < $3 AND login > 0', [
+      from,
+      to,
+    ]);
   }
 
   async agentExists(agentId: number): Promise<boolean> {

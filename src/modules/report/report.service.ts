@@ -8,10 +8,17 @@ import type { CacheUse } from '../../cache/tokened-cache.js';
 import { DayAnswers, MAX_ROWS, tooManyRows } from './answers/report-day-answers.js';
 import type { ChunkPool } from '../../http/chunk-pool.js';
 import { round2 } from './figures.js';
-import { intervalsOf, type IntervalName } from './intervals.js';
+import { QUARTER, intervalsOf, type IntervalName } from './intervals.js';
 import { ReportRepository } from './report.repository.js';
 import { businessHours, instantRange, quarterRange, shortAbandonOf, thresholds } from './report.request.js';
-import { agentRow, agentSums, queueRow, queueSums, type AgentParams, type QuarterRange, type QueueParams, type QueueSumsAnswer } from './report.sums.js';
+import { agentRow, agentSums, queueRow, queueSums, type AgentParams, type QuarterRange, type QueueParams } from './report.sums.js';
+
+/** Calls offered and answered and the answered calls' handle time (talk + hold + wrap-up, seconds). */
+export interface QueueVolume {
+  offered: number;
+  answered: number;
+  handle: number;
+}
 
 /** Intervals that never cross a local midnight: answered day by day (answers/). */
 const DAY_INTERVALS = new Set<IntervalName>(['15m', 'hour', 'day']);
@@ -154,37 +161,58 @@ export class ReportService {
     return preserializedData(await this.days.agent(this.repo(accountId), p, range));
   }
 
-  /**
-   * report/queue's sums per group over whole quarter hours, by quarter hour
-   * or as one total, without business hours: what staffing/plan forecasts
-   * from (PRODUCT.md §14), read from the same roll-ups and by the same code
-   * as report/queue. `groupId` null: the account's groups.
-   */
-  async queueSumsFor(accountId: number, range: QuarterRange, o: { tz: string; interval: '15m' | 'total'; groupId: number | null }): Promise<QueueSumsAnswer> {
-    const repo = this.repo(accountId);
-    const keys = o.groupId !== null ? [o.groupId] : await repo.groupIds();
-    return queueSums(repo, { tz: o.tz, interval: o.interval, bh: null, sl: [20], sa: 5, groupId: o.groupId, keys }, range);
+  /** The groups a report has rows for: the one asked for, else the account's (report/queue's keys). */
+  async reportGroups(accountId: number, groupId: number | null): Promise<number[]> {
+    return groupId !== null ? [groupId] : this.repo(accountId).groupIds();
   }
 
   /**
-   * report/agent's login time per quarter hour of the range, summed over the
-   * agents mapped to each group (as report/agent's groupId selects them):
-   * staffing/plan's agents logged in. An agent in two groups counts in both.
+   * What staffing/plan forecasts from (PRODUCT.md §14): per group, per UTC
+   * quarter hour of the range (index from range.start), the calls offered
+   * and answered and their handle time (talk + hold + wrap-up): the
+   * report_queue columns report/queue's `offered` and `aht` are made of,
+   * read lean (three sums, not report/queue's every figure).
    */
-  async groupLoginByQuarter(accountId: number, range: QuarterRange, tz: string, groups: readonly number[]): Promise<Map<number, number[]>> {
+  async queueVolumes(accountId: number, range: QuarterRange, groupId: number | null): Promise<Map<number, QueueVolume[]>> {
+    const n = Math.round((range.end - range.start) / QUARTER);
+    const out = new Map<number, QueueVolume[]>();
+    for (const [g, bucket, offered, answered, handle] of await this.repo(accountId).queueVolumeRows(range.start, range.end, groupId)) {
+      let list = out.get(Number(g));
+      if (!list) out.set(Number(g), (list = Array.from({ length: n }, () => ({ offered: 0, answered: 0, handle: 0 }))));
+      const v = list[(Number(bucket) - range.start) / QUARTER]!;
+      v.offered += Number(offered);
+      v.answered += Number(answered);
+      v.handle += Number(handle);
+    }
+    return out;
+  }
+
+  /** The same summed per group over the whole range. */
+  async queueVolumeTotals(accountId: number, range: QuarterRange, groupId: number | null): Promise<Map<number, QueueVolume>> {
+    const rows = await this.repo(accountId).queueVolumeTotals(range.start, range.end, groupId);
+    return new Map(rows.map(([g, offered, answered, handle]) => [Number(g), { offered: Number(offered), answered: Number(answered), handle: Number(handle) }]));
+  }
+
+  /**
+   * report/agent's login time per UTC quarter hour of the range (index from
+   * range.start), summed over the agents mapped to each group (those
+   * report/agent's groupId selects): staffing/plan's agents logged in. An
+   * agent in two groups counts in both. Read lean: the login column only.
+   */
+  async groupLoginByQuarter(accountId: number, range: QuarterRange, groups: readonly number[]): Promise<Map<number, number[]>> {
     const repo = this.repo(accountId);
-    const members = new Map<number, number[]>();
-    for (const g of groups) members.set(g, await repo.agentIds(g));
-    const agents = [...new Set([...members.values()].flat())].sort((a, b) => a - b);
-    const { intervals, sums } = await agentSums(repo, { tz, interval: '15m', bh: null, agents, filtered: true }, range);
-    const out = new Map<number, number[]>();
-    for (const [g, list] of members) {
-      const secs = intervals.map(() => 0);
-      for (const a of list)
-        sums.get(a)!.forEach((s, i) => {
-          secs[i] = secs[i]! + s.login;
-        });
-      out.set(g, secs);
+    const n = Math.round((range.end - range.start) / QUARTER);
+    const out = new Map(groups.map((g) => [g, new Array<number>(n).fill(0)]));
+    const groupsOf = new Map<number, number[]>();
+    for (const [g, a] of await repo.groupMembers()) {
+      if (!out.has(Number(g))) continue;
+      const list = groupsOf.get(Number(a));
+      if (list) list.push(Number(g));
+      else groupsOf.set(Number(a), [Number(g)]);
+    }
+    for (const [a, bucket, login] of await repo.agentLoginRows(range.start, range.end)) {
+      const i = (Number(bucket) - range.start) / QUARTER;
+      for (const g of groupsOf.get(Number(a)) ?? []) out.get(g)![i]! += Number(login);
     }
     return out;
   }

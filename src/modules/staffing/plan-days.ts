@@ -1,5 +1,6 @@
 import { offsetSeconds, wallToUtc } from '../../time/zone.js';
 import { QUARTER } from '../report/intervals.js';
+import type { QueueVolume } from '../report/report.service.js';
 
 export type PlanInterval = '15m' | '30m' | 'hour';
 export const PLAN_SECONDS: Record<PlanInterval, number> = { '15m': 900, '30m': 1800, hour: 3600 };
@@ -56,15 +57,6 @@ export function dayIntervals(tz: string, span: { start: number; end: number }, w
   return out;
 }
 
-/** The queue figures of one quarter hour the history needs (report/queue's sums). */
-export interface QuarterCalls {
-  offered: number;
-  answered: number;
-  talk: number;
-  hold: number;
-  wrap: number;
-}
-
 interface Tally {
   /** Occurrences of the interval on the history days. */
   n: number;
@@ -79,7 +71,7 @@ export class History {
   private readonly byLabel = new Map<number, Tally>();
 
   /** Adds one history day: its intervals and the quarter hours' figures, by quarter index. */
-  addDay(intervals: readonly DayInterval[], quarters: readonly QuarterCalls[]): void {
+  addDay(intervals: readonly DayInterval[], quarters: readonly QueueVolume[]): void {
     for (const iv of intervals) {
       let t = this.byLabel.get(iv.label);
       if (!t) this.byLabel.set(iv.label, (t = { n: 0, offered: 0, answered: 0, handle: 0 }));
@@ -89,7 +81,7 @@ export class History {
         if (!q) continue;
         t.offered += q.offered;
         t.answered += q.answered;
-        t.handle += q.talk + q.hold + q.wrap;
+        t.handle += q.handle;
       }
     }
   }

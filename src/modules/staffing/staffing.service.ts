@@ -4,7 +4,7 @@ import type { AccountService } from '../account/account.service.js';
 import type { GroupService } from '../group/group.service.js';
 import { round2 } from '../report/figures.js';
 import { instant } from '../report/report.request.js';
-import type { ReportService } from '../report/report.service.js';
+import type { QueueVolume, ReportService } from '../report/report.service.js';
 import { erlangAnswer, type ErlangFigures, type ErlangInput } from './erlang-answer.js';
 import { History, PLAN_SECONDS, daySpan, dayIntervals, wallMidnightOf, weeksBefore, type DayInterval, type PlanInterval } from './plan-days.js';
 
@@ -58,30 +58,30 @@ export class StaffingService {
     const plan = dayIntervals(tz, day, midnight, seconds);
 
     // The same weekday of each week before: every quarter hour, matched to the plan by its wall-clock interval.
-    const history = new Map<number, History>();
-    const historyOf = (g: number) => history.get(g) ?? history.set(g, new History()).get(g)!;
+    const days: Array<{ intervals: DayInterval[]; volumes: Map<number, QueueVolume[]> }> = [];
     for (let k = 1; k <= weeks; k++) {
       const m = weeksBefore(midnight, k);
       const span = daySpan(tz, m);
-      const { sums } = await reports.queueSumsFor(accountId, span, { tz, interval: '15m', groupId });
-      const intervals = dayIntervals(tz, span, m, seconds);
-      for (const [g, quarters] of sums) historyOf(g).addDay(intervals, quarters);
+      days.push({ intervals: dayIntervals(tz, span, m, seconds), volumes: await reports.queueVolumes(accountId, span, groupId) });
     }
     // The group's AHT over the whole weeks: the fallback of an interval without answered calls.
     const weeksSpan = { start: daySpan(tz, weeksBefore(midnight, weeks)).start, end: day.start };
-    const totals = (await reports.queueSumsFor(accountId, weeksSpan, { tz, interval: 'total', groupId })).sums;
+    const totals = await reports.queueVolumeTotals(accountId, weeksSpan, groupId);
 
     const now = this.deps.clock.now() / 1000;
     const passed = plan.some((iv) => iv.end <= now);
-    const actual = passed ? (await reports.queueSumsFor(accountId, day, { tz, interval: '15m', groupId })).sums : new Map();
-    const groups = [...new Set([...history.keys(), ...totals.keys(), ...actual.keys()])].sort((a, b) => a - b);
-    const login = passed ? await reports.groupLoginByQuarter(accountId, day, tz, groups) : new Map<number, number[]>();
+    const actual = passed ? await reports.queueVolumes(accountId, day, groupId) : new Map<number, QueueVolume[]>();
+    const keys = await reports.reportGroups(accountId, groupId);
+    const groups = [...new Set([...keys, ...days.flatMap((d) => [...d.volumes.keys()]), ...totals.keys(), ...actual.keys()])].sort((a, b) => a - b);
+    const login = passed ? await reports.groupLoginByQuarter(accountId, day, groups) : new Map<number, number[]>();
 
     const rows: PlanRow[] = [];
     for (const g of groups) {
-      const h = history.get(g) ?? new History();
-      const total = totals.get(g)?.[0];
-      const groupAht = total && total.answered > 0 ? round2((total.talk + total.hold + total.wrap) / total.answered) : null;
+      // Every day counts for every group: a day without its calls is a 0 in the mean.
+      const h = new History();
+      for (const d of days) h.addDay(d.intervals, d.volumes.get(g) ?? []);
+      const total = totals.get(g);
+      const groupAht = total && total.answered > 0 ? round2(total.handle / total.answered) : null;
       for (const iv of plan) {
         const f = h.of(iv.label);
         const forecastOffered = round2(f.offered)!;
