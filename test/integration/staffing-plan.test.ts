@@ -89,7 +89,7 @@ async function history(h: Harness) {
   evs.push(...abandoned(g, D + 10 * 3600 + 300), ...abandoned(g, D + 10 * 3600 + 600), ...abandoned(g, D + 10 * 3600 + 1200, 20));
   evs.push(at(D + 10.25 * 3600, 'agent.logout', { agentId: a2 }), at(D + 10.5 * 3600, 'agent.logout', { agentId: a1 }));
   await feed(h, t.ssid, byTime(evs));
-  return { t, g, g2, D };
+  return { t, g, g2, a1, D };
 }
 
 const at30 = (rows: Row[], g: number, start: number) => rows.find((r) => r.groupId === g && r.start === start);
@@ -97,7 +97,7 @@ const at30 = (rows: Row[], g: number, start: number) => rows.find((r) => r.group
 forEachDatabase('staffing/plan', (use) => {
   it('a day by 30 minutes from four weeks of Mondays: forecast, AHT, agents, and what came and who was there', async () => {
     const h = use();
-    const { t, g, g2, D } = await history(h);
+    const { t, g, g2, a1, D } = await history(h);
     const rows = await plan(h, t.ssid, { date: '11-23-2026', interval: '30m', shrinkage: 30 });
     // Every group of the account, 48 half hours each, ordered by group then start.
     expect(rows.filter((r) => r.groupId === g)).toHaveLength(48);
@@ -160,6 +160,11 @@ forEachDatabase('staffing/plan', (use) => {
       gap: null,
     });
     expect(at30(rows, g2, H(11))).toMatchObject({ forecastOffered: 0, forecastAht: null, agents: 0, scheduled: 0 });
+    // A late call in the weeks (the Tuesday, talk 1,000 s): the group's AHT follows at once, (7,700 + 1,000) / 43 = 202.33.
+    await feed(h, t.ssid, answered(g, a1, D - 6 * 86400 + 10 * 3600, 1000));
+    const again = await plan(h, t.ssid, { date: '11-23-2026', interval: '30m', shrinkage: 30 });
+    expect(at30(again, g, H(14))).toMatchObject({ forecastAht: 202.33 });
+    expect(at30(again, g, H(10))).toMatchObject({ forecastAht: 180 });
     // The same figures through staffing/erlang.
     const e = await h.post('/api/v2/staffing/erlang', { ssid: t.ssid, offered: 10, intervalMinutes: 30, aht: 180, target: TARGET, shrinkage: 30 });
     expect(e.body.data).toMatchObject({ agents: 3, scheduled: 5 });

@@ -10,6 +10,7 @@ import type { ChunkPool } from '../../http/chunk-pool.js';
 import { round2 } from './figures.js';
 import { QUARTER, intervalsOf, type IntervalName } from './intervals.js';
 import { ReportRepository } from './report.repository.js';
+import { utcDayOf } from './rollup/marks.js';
 import { businessHours, instantRange, quarterRange, shortAbandonOf, thresholds } from './report.request.js';
 import { agentRow, agentSums, queueRow, queueSums, type AgentParams, type QuarterRange, type QueueParams } from './report.sums.js';
 
@@ -73,6 +74,8 @@ function parseCursor(c: string | undefined): { queuedAt: number; callId: string 
  */
 export class ReportService {
   private readonly days: DayAnswers;
+  /** staffing/plan's totals over weeks by account, range and group, with the marks they were read under (a few hundred bytes each). */
+  private readonly totalsKept = new Map<string, { marks: string; totals: Map<number, QueueVolume> }>();
 
   /** `cacheBytes`: the budget of answers of whole days kept in memory (REPORT_CACHE_MB; 0: none, every report reads its range at once). */
   constructor(
@@ -187,10 +190,25 @@ export class ReportService {
     return out;
   }
 
-  /** The same summed per group over the whole range. */
+  /**
+   * The same summed per group over the whole range: a read of every row of
+   * weeks, kept per node while the change marks of its UTC days stay the same
+   * (as the kept days of answers/), so a plan asked again reads one mark
+   * row per day instead.
+   */
   async queueVolumeTotals(accountId: number, range: QuarterRange, groupId: number | null): Promise<Map<number, QueueVolume>> {
-    const rows = await this.repo(accountId).queueVolumeTotals(range.start, range.end, groupId);
-    return new Map(rows.map(([g, offered, answered, handle]) => [Number(g), { offered: Number(offered), answered: Number(answered), handle: Number(handle) }]));
+    const repo = this.repo(accountId);
+    const marks = [...(await repo.marks(utcDayOf(range.start), utcDayOf(range.end - 1)))].sort((a, b) => a[0] - b[0]).join(';');
+    const key = `${accountId}|${range.start}|${range.end}|${groupId}`;
+    const kept = this.totalsKept.get(key);
+    if (kept && kept.marks === marks) return kept.totals;
+    const rows = await repo.queueVolumeTotals(range.start, range.end, groupId);
+    const totals = new Map(
+      rows.map(([g, offered, answered, handle]) => [Number(g), { offered: Number(offered), answered: Number(answered), handle: Number(handle) }]),
+    );
+    if (this.totalsKept.size >= 256) this.totalsKept.clear();
+    this.totalsKept.set(key, { marks, totals });
+    return totals;
   }
 
   /**
