@@ -227,6 +227,21 @@ forEachDatabase('staffing/plan', (use) => {
     expect(back).toHaveLength(25);
     expect(back.filter((r) => r.forecastOffered === 3).map((r) => r.start)).toEqual([utc(2026, 11, 1, 5), utc(2026, 11, 1, 6)]);
     expect(back[0]!.start).toBe(utc(2026, 11, 1, 4));
+    // A plan from a 25-hour day: 11-01's 01:00 happened twice, with 2 calls (EDT) and 4 (EST): Sunday 11-08's 01:00 (06:00 UTC)
+    // takes their mean, 3.
+    const s1 = utc(2026, 11, 1, 5);
+    await feed(
+      h,
+      t.ssid,
+      byTime([
+        at(s1 - 600, 'agent.login', { agentId: a }),
+        ...[0, 1].flatMap((i) => answered(g, a, s1 + i * 600, 60)),
+        ...[0, 1, 2, 3].flatMap((i) => answered(g, a, s1 + 3600 + i * 600, 60)),
+        at(s1 + 7200, 'agent.logout', { agentId: a }),
+      ]),
+    );
+    const next = await plan(h, t.ssid, { date: '11-08-2026', interval: 'hour', weeks: 1 });
+    expect(next.find((r) => r.start === utc(2026, 11, 8, 6))).toMatchObject({ forecastOffered: 3, forecastAht: 60 });
     // Sunday 2027-03-14 has 23 hours (02:00 skipped); by 15 minutes 92.
     expect(await plan(h, t.ssid, { date: '03-14-2027', interval: 'hour' })).toHaveLength(23);
     expect(await plan(h, t.ssid, { date: '03-14-2027', interval: '15m', groupId: g })).toHaveLength(92);
