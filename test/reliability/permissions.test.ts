@@ -68,6 +68,7 @@ const TABLE: Record<string, string> = {
   'contactlist/import': 'campaign.manage',
   'contactlist/importcsv': 'campaign.manage',
   'staffing/erlang': 'analysis.view',
+  'staffing/plan': 'analysis.view',
   'addcontactapi/addcontact': 'campaign.manage',
   'addcontactapi/deletecontact': 'campaign.manage',
   'campaign/create': 'campaign.manage',
