@@ -4009,7 +4009,7 @@ export interface operations {
                         /** @enum {number} */
                         code: 200;
                         data: {
-                            /** @description the reason of call.ended, "" when none */
+                            /** @description the reason of call.ended, "" when none; a campaign call: its disposition code, else the outcome of a dial no agent took */
                             callDisposition: string;
                             callId: string;
                             /** @description 3 answered, 2 offered but never answered, 1 ended before any offer, 0 failed */
@@ -4018,6 +4018,17 @@ export interface operations {
                             campId: number | string;
                             /** @description the customer's number */
                             cNumber: string;
+                            /** @description campaign calls only: the contact's record in its list (null once deleted) */
+                            contactListData?: {
+                                clId: number;
+                                contact_id: number;
+                                fields: {
+                                    [key: string]: string | number | boolean | null;
+                                };
+                                name: string;
+                                number: string;
+                                timezone: string;
+                            } | null;
                             cType: "IBD" | "OBD" | "CTC";
                             DID: string | null;
                             /** @description null when never answered */
@@ -4067,6 +4078,7 @@ export interface operations {
                                 nodeid: string | null;
                                 time: string;
                             }[];
+                            /** @description the previous attempt's callId */
                             retryOf: string | null;
                             /** @description first answer to end, less hold */
                             talkDuration: number;
@@ -4251,7 +4263,7 @@ export interface operations {
                         /** @enum {number} */
                         code: 200;
                         data: {
-                            /** @description the reason of call.ended, "" when none */
+                            /** @description the reason of call.ended, "" when none; a campaign call: its disposition code, else the outcome of a dial no agent took */
                             callDisposition: string;
                             callId: string;
                             /** @description 3 answered, 2 offered but never answered, 1 ended before any offer, 0 failed */
@@ -4260,6 +4272,17 @@ export interface operations {
                             campId: number | string;
                             /** @description the customer's number */
                             cNumber: string;
+                            /** @description campaign calls only: the contact's record in its list (null once deleted) */
+                            contactListData?: {
+                                clId: number;
+                                contact_id: number;
+                                fields: {
+                                    [key: string]: string | number | boolean | null;
+                                };
+                                name: string;
+                                number: string;
+                                timezone: string;
+                            } | null;
                             cType: "IBD" | "OBD" | "CTC";
                             DID: string | null;
                             /** @description null when never answered */
@@ -4303,6 +4326,7 @@ export interface operations {
                                 nodeid: string | null;
                                 time: string;
                             }[];
+                            /** @description the previous attempt's callId */
                             retryOf: string | null;
                             /** @description first answer to end, less hold */
                             talkDuration: number;

@@ -11,8 +11,9 @@ import { CampaignService } from './campaign/campaign.service.js';
 import { Dialer } from './campaign/dialer.js';
 import { CampaignCallsService } from './campaign/campaign-calls.service.js';
 import { DialerWorker } from './campaign/dialer.worker.js';
-import { CampaignOutcomes } from './campaign/outcomes.js';
+import { CampaignOutcomes, DISPOSITION_WAIT_SECS } from './campaign/outcomes.js';
 import { CampaignFiguresService } from './campaign/campaign-figures.service.js';
+import { ObdReports } from './campaign/obd-report.js';
 import { CallHistoryService } from './calls/call-history.service.js';
 import { allSinks } from './calls/call-record-sink.js';
 import { CallReportService } from './callreport/callreport.service.js';
@@ -111,13 +112,22 @@ export function buildServices(ctx: AppContext) {
     return campaignId === null ? null : String(campaignId);
   };
   // Campaign calls' events reach the dialer's outcomes in the ingest transaction.
-  events.outbound = new CampaignOutcomes();
+  events.outbound = new CampaignOutcomes(history);
   const dialer = new Dialer({ db, clock, log: ctx.log, events, accounts, agents, liveState, dnc, blacklist, contacts, lists: contactLists });
   const dialerWorker = new DialerWorker(db, clock, ctx.log, dialer);
   const campaignCalls = new CampaignCallsService(db, { clock, dialer, accounts, agents, liveState, dnc, lists: contactLists });
   // queue/count's campId[] and report/campaign count the dials, not the queue.
   const campaignFigures = new CampaignFiguresService(db, { clock, accounts, lists: contactLists, reports });
   queue.campaignCounts = (accountId, since, now) => campaignFigures.campIdCounts(accountId, since, now);
+  // Push reports and call reports of campaign calls name the campaign, the disposition, the attempt before and the contact.
+  const obdReports = new ObdReports(contactLists);
+  callReports.obd = obdReports;
+  // A campaign call an agent answered is reported once its disposition is set (or the service's `completed`, 10 minutes on).
+  webhookSink.hold = (tx, accountId, callIds) => obdReports.held(tx, accountId, callIds);
+  webhookSink.holdMs = (DISPOSITION_WAIT_SECS + 120) * 1000;
+  const released = (accountId: number, callId: string) => webhooks.release(accountId, callId);
+  campaignCalls.onDisposed = released;
+  dialer.onDisposed = released;
   return {
     auth,
     audit,

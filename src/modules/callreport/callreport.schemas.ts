@@ -47,8 +47,26 @@ export const PushReportSchema = Type.Object(
     firstAttended: Nullable(Type.Literal('agent')),
     recordings: Type.Array(Type.Object({ nodeid: Nullable(Type.String()), file: Type.String(), time: Type.String() }, { additionalProperties: false })),
     nHDetail: Type.Array(ReportLegSchema),
-    callDisposition: Type.String({ description: 'the reason of call.ended, "" when none' }),
-    retryOf: Nullable(Type.String()),
+    callDisposition: Type.String({
+      description: 'the reason of call.ended, "" when none; a campaign call: its disposition code, else the outcome of a dial no agent took',
+    }),
+    retryOf: Nullable(Type.String(), "the previous attempt's callId"),
+    contactListData: Type.Optional(
+      Nullable(
+        Type.Object(
+          {
+            clId: Type.Integer(),
+            contact_id: Type.Integer(),
+            number: Type.String(),
+            name: Type.String(),
+            timezone: Type.String(),
+            fields: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])),
+          },
+          { additionalProperties: false },
+        ),
+        "campaign calls only: the contact's record in its list (null once deleted)",
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -12,6 +12,15 @@ import { findRecording, type RecordingFile } from './recording-files.js';
 import { RecordingTokens } from './recording-token.js';
 import { buildReport, type PushReport } from './report.js';
 
+/** What the campaign module tells of its calls' reports (modules/campaign/obd-report.ts). */
+export interface ObdPort {
+  facts(
+    q: Queryable,
+    accountId: number,
+    callIds: readonly string[],
+  ): Promise<Map<string, Pick<PushReport, 'campId' | 'callDisposition' | 'retryOf'> & { contactListData: NonNullable<PushReport['contactListData']> | null }>>;
+}
+
 export interface CallReportDeps {
   db: Queryable;
   clock: Clock;
@@ -72,6 +81,8 @@ function positiveId(v: string | number | undefined, name: string): number | unde
  */
 export class CallReportService {
   readonly tokens: RecordingTokens;
+  /** Campaign calls' facts (PRODUCT.md §13: campId, callDisposition, retryOf, contactListData), set by the composition root. */
+  obd: ObdPort | null = null;
 
   constructor(private readonly deps: CallReportDeps) {
     this.tokens = new RecordingTokens(deps.db);
@@ -100,7 +111,19 @@ export class CallReportService {
       if (record.answeredBy !== null) agentIds.add(record.answeredBy);
     }
     const phones = await this.deps.agents.phones(accountId, [...agentIds], q ?? undefined);
-    return calls.map(({ record, recordings }) => buildReport({ accountId, timezone, record, recordings, phones }));
+    const reports = calls.map(({ record, recordings }) => buildReport({ accountId, timezone, record, recordings, phones }));
+    if (this.obd) {
+      const facts = await this.obd.facts(
+        q ?? this.deps.db,
+        accountId,
+        reports.map((r) => r.callId),
+      );
+      for (const r of reports) {
+        const f = facts.get(r.callId);
+        if (f) Object.assign(r, f);
+      }
+    }
+    return reports;
   }
 
   /** One page of reports, newest queued first; `next` is the last row's sort key when the page is full. */

@@ -48,6 +48,8 @@ export interface PushReport {
   nHDetail: ReportLeg[];
   callDisposition: string;
   retryOf: string | null;
+  /** Campaign calls only (PRODUCT.md §13): the contact's record in its list, null once it is gone. */
+  contactListData?: { clId: number; contact_id: number; number: string; name: string; timezone: string; fields: Record<string, unknown> } | null;
 }
 
 /** The report's scalar fields in report order: the CSV export's columns. */
@@ -150,7 +152,8 @@ export function buildReport(input: ReportInput): PushReport {
 
   return {
     callId: r.callId,
-    callStatus: r.outcome === 'failed' ? 0 : answered ? 3 : r.hits.length > 0 ? 2 : 1,
+    // 0 is a call that ended `failed`; the history's other failed calls (a dial's no_answer, busy, machine) ended before or after an offer like any other.
+    callStatus: r.outcome === 'failed' && (r.endReason ?? 'failed') === 'failed' ? 0 : answered ? 3 : r.hits.length > 0 ? 2 : 1,
     cType: callType(r),
     DID: r.did,
     campId: r.direction === 'inbound' || r.campaignId === null ? 0 : /^[0-9]{1,15}$/.test(r.campaignId) ? Number(r.campaignId) : r.campaignId,

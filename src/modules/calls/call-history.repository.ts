@@ -57,11 +57,13 @@ const HIT_COLUMNS: BulkColumn[] = [
 
 /** callStatus (PRODUCT.md §9) as a condition on a stored call: 0 failed, 3 answered, 2 offered only, 1 neither. */
 const OFFERED = 'EXISTS (SELECT 1 FROM call_hits h0 WHERE h0.account_id = c.account_id AND h0.call_id = c.call_id)';
+// 0: ended with reason `failed`; an outbound dial's own reasons (no_answer, busy, machine: a failed outcome) are not 0 (callreport/report.ts).
+const FAILED = "(c.outcome = 'failed' AND COALESCE(c.end_reason, 'failed') = 'failed')";
 const STATUS_SQL: Record<0 | 1 | 2 | 3, string> = {
-  0: "c.outcome = 'failed'",
-  3: "c.outcome <> 'failed' AND c.answered_at IS NOT NULL",
-  2: `c.outcome <> 'failed' AND c.answered_at IS NULL AND ${OFFERED}`,
-  1: `c.outcome <> 'failed' AND c.answered_at IS NULL AND NOT ${OFFERED}`,
+  0: FAILED,
+  3: `NOT ${FAILED} AND c.answered_at IS NOT NULL`,
+  2: `NOT ${FAILED} AND c.answered_at IS NULL AND ${OFFERED}`,
+  1: `NOT ${FAILED} AND c.answered_at IS NULL AND NOT ${OFFERED}`,
 };
 
 const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -265,13 +267,13 @@ export class CallHistoryRepository {
     return rows.map((r) => ({ call_id: String(r.call_id), queued_at: Number(r.queued_at) }));
   }
 
-  /** Calls queued since `since` (Unix seconds) that have ended. */
+  /** Calls queued since `since` (Unix seconds) that have ended; a campaign dial that never reached a queue (no group) was never queued. */
   recentSince(since: number) {
     return this.t.all<RecentCallRow>(
       `SELECT c.call_id, c.queued_at, c.ended_at, c.group_id, c.did, c.campaign_id, c.direction, c.answered_by, c.answered_at,
               c.wait_secs, c.outcome,
               (SELECT h.agent_id FROM call_hits h WHERE h.account_id = c.account_id AND h.call_id = c.call_id ORDER BY h.seq DESC LIMIT 1) AS last_agent
-       FROM calls c WHERE c.account_id = $1 AND c.queued_at >= $2`,
+       FROM calls c WHERE c.account_id = $1 AND c.queued_at >= $2 AND NOT (c.group_id IS NULL AND c.call_id LIKE 'obd-%')`,
       [since],
     );
   }

@@ -29,6 +29,9 @@ export interface CampaignStatus {
  * skip), the disposition after a call, and campaign/status.
  */
 export class CampaignCallsService {
+  /** Told after a disposition was stored (a push report held for it is due: services.ts). */
+  onDisposed: ((accountId: number, callId: string) => Promise<void>) | null = null;
+
   constructor(
     private readonly db: Database,
     private readonly d: {
@@ -165,6 +168,7 @@ export class CampaignCallsService {
       // Set during the call: the contact stays in it until its end.
       if (inCall) await repo.keepInCall(call.campaign_id, call.contact_id, call.call_id);
     });
+    if (this.onDisposed) await this.onDisposed(accountId, call.call_id);
   }
 
   /** campaign/status (PRODUCT.md §13). */

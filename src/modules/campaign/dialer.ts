@@ -69,6 +69,9 @@ export interface TickFigures {
  * lease and that no call to the number is in progress.
  */
 export class Dialer {
+  /** Told after the service set a disposition (`completed`): a push report held for it is due (services.ts). */
+  onDisposed: ((accountId: number, callId: string) => Promise<void>) | null = null;
+
   constructor(private readonly d: DialerDeps) {}
 
   private nowSec() {
@@ -158,6 +161,7 @@ export class Dialer {
         await r.dispose(u.call_id, 'completed', now, null);
         await r.afterCall(c.campaignId, Number(u.contact_id), { nextAt: now, done: true, awaiting: null, outcome: 'completed' });
       });
+      if (this.onDisposed) await this.onDisposed(accountId, u.call_id);
     }
     for (const p of await repo.obdPending(c.campaignId, 200)) {
       await this.d.contacts.setObd(accountId, p.number, p.disposition ?? p.outcome);

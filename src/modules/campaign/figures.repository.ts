@@ -1,3 +1,4 @@
+import { inList } from '../../db/in-list.js';
 import type { TenantQueries } from '../../db/tenant.js';
 
 /**
@@ -50,5 +51,27 @@ export class FiguresRepository {
        FROM campaign_calls WHERE account_id = $1 AND dialled_at >= $2 AND dialled_at < $3${one} ORDER BY dialled_at`,
       campaignId === null ? [from, to] : [from, to, campaignId],
     );
+  }
+
+  /** The dials among `callIds`: what their push reports say of the campaign. */
+  dialsOf(
+    callIds: readonly string[],
+  ): Promise<Array<{ call_id: string; campaign_id: number; contact_id: number; retry_of: string | null; outcome: string | null; disposition: string | null }>> {
+    if (callIds.length === 0) return Promise.resolve([]);
+    const l = inList(this.t, 'call_id', 2, callIds);
+    return this.t.all(`SELECT call_id, campaign_id, contact_id, retry_of, outcome, disposition FROM campaign_calls WHERE account_id = $1 AND ${l.sql}`, [
+      l.param,
+    ]);
+  }
+
+  /** Of `callIds`, the calls an agent answered whose disposition is not set yet. */
+  async awaitingDisposition(callIds: readonly string[]): Promise<string[]> {
+    if (callIds.length === 0) return [];
+    const l = inList(this.t, 'call_id', 2, callIds);
+    const rows = await this.t.all<{ call_id: string }>(
+      `SELECT call_id FROM campaign_calls WHERE account_id = $1 AND ${l.sql} AND outcome = 'answered' AND disposition IS NULL`,
+      [l.param],
+    );
+    return rows.map((r) => r.call_id);
   }
 }

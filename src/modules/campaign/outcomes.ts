@@ -2,6 +2,7 @@ import { tenant } from '../../db/tenant.js';
 import type { Queryable } from '../../db/types.js';
 import type { TelephonyEvent } from '../events/event-types.js';
 import type { OutboundObserver } from '../events/events.service.js';
+import type { CallRecord } from '../calls/call-record.js';
 import type { CampaignSettings, RetryOutcome } from './campaign-settings.js';
 import { CampaignRepository } from './campaign.repository.js';
 import { campaignOf } from './campaign.service.js';
@@ -50,11 +51,24 @@ export function outcomeOf(call: CallRow, reason: string | undefined, machineActi
  * the agent's answer, the end; then the contact's next attempt by outcome.
  */
 export class CampaignOutcomes implements OutboundObserver {
+  /** `history`: where a dial the queue never saw is recorded when it ends (its push report, CallReport/list). */
+  constructor(private readonly history: { record(tx: Queryable, accountId: number, records: CallRecord[]): Promise<void> } | null = null) {}
+
   owns(callId: string): boolean {
     return callId.startsWith(CAMPAIGN_CALL_PREFIX);
   }
 
-  async observe(tx: Queryable, accountId: number, events: TelephonyEvent[]): Promise<void> {
+  async complete(tx: Queryable, accountId: number, queued: TelephonyEvent[]): Promise<void> {
+    const repo = new DialerRepository(tenant(tx, accountId));
+    for (const ev of queued) {
+      const call = await repo.call(ev.callId!);
+      if (!call) continue;
+      ev.campaignId ??= String(call.campaign_id);
+      if (ev.retryOf === undefined && call.retry_of !== null) ev.retryOf = call.retry_of;
+    }
+  }
+
+  async observe(tx: Queryable, accountId: number, events: TelephonyEvent[], unqueued: ReadonlySet<string> = new Set()): Promise<void> {
     const repo = new DialerRepository(tenant(tx, accountId));
     for (const ev of events) {
       const call = await repo.call(ev.callId!);
@@ -69,7 +83,7 @@ export class CampaignOutcomes implements OutboundObserver {
           await repo.callProgress(call.call_id, { agentAnsweredAt: ts, agentId: ev.agentId });
           break;
         case 'call.ended':
-          await this.ended(tx, accountId, call, ev, ts);
+          await this.ended(tx, accountId, call, ev, ts, unqueued.has(call.call_id));
           break;
         default:
           break;
@@ -77,7 +91,7 @@ export class CampaignOutcomes implements OutboundObserver {
     }
   }
 
-  private async ended(tx: Queryable, accountId: number, call: CallRow, ev: TelephonyEvent, ts: number): Promise<void> {
+  private async ended(tx: Queryable, accountId: number, call: CallRow, ev: TelephonyEvent, ts: number, unqueued: boolean): Promise<void> {
     if (call.ended_at !== null) return;
     const t = tenant(tx, accountId);
     const repo = new DialerRepository(t);
@@ -86,7 +100,40 @@ export class CampaignOutcomes implements OutboundObserver {
     const outcome = outcomeOf(call, ev.reason, settings?.machineAction ?? 'hangup');
     await repo.endCall(call.call_id, ts, outcome);
     await afterOutcome(repo, call, outcome, ts, settings);
+    if (unqueued && this.history) await this.history.record(tx, accountId, [unqueuedRecord(accountId, call, row?.did ?? null, ev.reason ?? outcome, ts)]);
   }
+}
+
+/**
+ * The history record of a dial that never reached a queue (no answer, busy, a
+ * machine, a person nobody took): no group, no offer; from the dial to the
+ * end; a failed call with the dial's reason as `endReason` (as the events
+ * module records the dial reasons of queued calls: the queue's figures leave
+ * it out), so its push report and CallReport/list show it.
+ */
+export function unqueuedRecord(accountId: number, call: CallRow, did: string | null, reason: string, endedAt: number): CallRecord {
+  const end = Math.max(endedAt, call.dialled_at);
+  return {
+    accountId,
+    callId: call.call_id,
+    queuedAt: call.dialled_at,
+    endedAt: end,
+    groupId: null,
+    did,
+    campaignId: String(call.campaign_id),
+    direction: 'outbound',
+    caller: call.number,
+    retryOf: call.retry_of,
+    answeredBy: null,
+    answeredAt: null,
+    talkSecs: 0,
+    holdSecs: 0,
+    waitSecs: end - call.dialled_at,
+    outcome: 'failed',
+    hits: [],
+    endReason: reason,
+    legs: [],
+  };
 }
 
 /** The contact's next state after a call's outcome: retry after its delay, wait for a disposition, or done. */

@@ -80,7 +80,10 @@ function historyWanted(times: BatchTimes, agents: Map<number, AgentLive | null>,
 export interface OutboundObserver {
   /** Whether the call id is one of the observer's (a prefix test: this runs for every call event). */
   owns(callId: string): boolean;
-  observe(tx: Queryable, accountId: number, events: TelephonyEvent[]): Promise<void>;
+  /** `unqueued`: the calls among them whose `call.ended` the queue never saw (the observer records them). */
+  observe(tx: Queryable, accountId: number, events: TelephonyEvent[], unqueued: ReadonlySet<string>): Promise<void>;
+  /** Fills a campaign call's `call.queued` with what the switch left out (`campaignId`, `retryOf`) before it is applied. */
+  complete(tx: Queryable, accountId: number, queued: TelephonyEvent[]): Promise<void>;
 }
 
 export interface IngestResult {
@@ -164,6 +167,14 @@ export class EventsService {
     const outbound = this.outbound;
     await this.inBatch(accountId, callIds, agentIds, groupIds, missed, paths, batchTimes(valid), async (machine, repo, nextSeq, tx) => {
       const known = await repo.knownEventIds([...new Set(valid.map((e) => e.eventId))]);
+      if (outbound !== null) {
+        // A campaign call queued without its campaign or previous attempt: the dialer knows both (one read, campaign calls only).
+        const queued = valid.filter(
+          (e) => e.type === 'call.queued' && e.callId !== undefined && outbound.owns(e.callId) && (e.campaignId === undefined || e.retryOf === undefined),
+        );
+        if (queued.length > 0) await outbound.complete(tx, accountId, queued);
+      }
+      const unqueued = new Set<string>();
       const remembered: Array<{ event_id: string; seq: number }> = [];
       const observed: TelephonyEvent[] = [];
       let seq = nextSeq;
@@ -189,6 +200,7 @@ export class EventsService {
         known.add(ev.eventId);
         if (owned) observed.push(ev);
         if (observerOnly) {
+          if (ev.type === 'call.ended') unqueued.add(ev.callId!);
           // Remembered (duplicates are refused) without a sequence number of its own: no live state changed.
           remembered.push({ event_id: ev.eventId, seq: Math.max(0, seq - 1) });
           result.accepted++;
@@ -200,7 +212,7 @@ export class EventsService {
       }
       await repo.rememberEventIds(remembered);
       if (observed.length > 0) {
-        await outbound!.observe(tx, accountId, observed);
+        await outbound!.observe(tx, accountId, observed, unqueued);
         // Campaign figures moved, maybe without a sequence number: views cached under the sequence look again.
         await repo.markOutbound();
       }

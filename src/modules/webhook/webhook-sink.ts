@@ -25,6 +25,14 @@ export class WebhookSink implements CallRecordSink {
   /** Per transaction: the calls that left the history in it (the old versions of late corrections). */
   private readonly corrected = new WeakMap<Queryable, Set<string>>();
 
+  /**
+   * Calls whose report waits (a campaign call answered by an agent, until its
+   * disposition: PRODUCT.md §13): queued due `holdMs` later, made due earlier
+   * by `WebhookService.release`. Set by the composition root.
+   */
+  hold: ((tx: Queryable, accountId: number, callIds: readonly string[]) => Promise<Set<string>>) | null = null;
+  holdMs = 0;
+
   constructor(private readonly clock: Clock) {}
 
   async apply(tx: Queryable, accountId: number, records: readonly CallRecord[], sign: 1 | -1): Promise<void> {
@@ -41,11 +49,20 @@ export class WebhookSink implements CallRecordSink {
     const subs = await repo.active();
     if (subs.length === 0) return;
     const now = Math.floor(this.clock.now());
+    const held = this.hold
+      ? await this.hold(
+          tx,
+          accountId,
+          records.map((r) => r.callId),
+        )
+      : new Set<string>();
     let queued = false;
     for (const s of subs) {
       const filter = parseFilter(s.filter);
       const callIds: string[] = [];
-      for (const r of records) if (matchesFilter(filter, r)) callIds.push(r.callId);
+      const later: string[] = [];
+      for (const r of records) if (matchesFilter(filter, r)) (held.has(r.callId) ? later : callIds).push(r.callId);
+      if (later.length > 0) await repo.enqueue(Number(s.id), later, now + this.holdMs);
       if (callIds.length === 0) continue;
       await repo.enqueue(Number(s.id), callIds, now);
       queued = true;

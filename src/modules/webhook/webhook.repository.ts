@@ -185,6 +185,15 @@ export class WebhookRepository {
     }));
   }
 
+  /** Makes the waiting first deliveries of a call due now (a held report whose wait is over); answers how many. */
+  async release(callId: string, now: number): Promise<number> {
+    const res = await this.t.run(
+      `UPDATE webhook_deliveries SET next_at = $2 WHERE account_id = $1 AND call_id = $3 AND status = 'pending' AND attempts = 0 AND next_at > $2`,
+      [now, callId],
+    );
+    return res.changes;
+  }
+
   /** Makes a delivery due again now (its payload and log kept); false when the id is not the account's. */
   async redeliver(id: number, now: number): Promise<boolean> {
     const res = await this.t.run(

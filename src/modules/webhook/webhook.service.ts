@@ -53,6 +53,17 @@ export class WebhookService {
     private readonly allowPrivate: boolean,
   ) {}
 
+  /** A held report (WebhookSink.hold) is due now: its call's campaign disposition was set. */
+  async release(accountId: number, callId: string): Promise<void> {
+    const now = Math.floor(this.clock.now());
+    const moved = await this.db.transaction(async (tx) => {
+      const repo = new WebhookRepository(tenant(tx, accountId));
+      await repo.expandOutbox();
+      return repo.release(callId, now);
+    });
+    if (moved > 0) this.worker.nudge();
+  }
+
   private expandOutbox(accountId: number): Promise<void> {
     return this.db.transaction((tx) => new WebhookRepository(tenant(tx, accountId)).expandOutbox());
   }
