@@ -78,6 +78,26 @@ forEachDatabase(
       expect(await campIds(h, w)).toEqual([]);
     });
 
+    it('the service’s own abandon (connectSecs passed, no agent) is in campId[] drop at the next request, without a new event', async () => {
+      const h = use();
+      h.clock.advance(1000 - (h.clock.now() % 1000));
+      const w = await world(h, { agents: 1, numbers: nums(2) });
+      const id = await started(h, w, { connectSecs: 2 });
+      const [c] = await tickAndRead(h, w);
+      await ingestOk(h, w.t.ssid, [
+        ev(h, 'call.dialing', { callId: c!.callId, direction: 'outbound' }),
+        ev(h, 'call.connected', { callId: c!.callId, answeredBy: 'human' }),
+      ]);
+      advance(h, 4);
+      const key = String(id);
+      expect(await campIds(h, w)).toEqual([{ key, add: 1, drop: 0, con: 0, pen: 1, process: 1 }]);
+      // Same second, no event: the dialer's tick counts the abandon; the cached answer is not served again.
+      await tickAndRead(h, w);
+      expect(await campIds(h, w)).toEqual([{ key, add: 1, drop: 1, con: 0, pen: 1, process: 1 }]);
+      const s = (await op(h, w.t, 'status', { campaignId: id })).data as { window: Row };
+      expect(s.window).toEqual({ humanAnswered: 1, abandoned: 1, abandonRate: 100 });
+    });
+
     it('report/campaign: every figure by hand, an empty campaign has zeros and null rates, campaignId filter, 1012, CSV', async () => {
       const h = use();
       const { w, id, T0, W, c1, c5 } = await scenario(h);
