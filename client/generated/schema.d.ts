@@ -8069,7 +8069,7 @@ export interface operations {
                             /** @description abandoned ÷ humanAnswered × 100 (machine answers in neither) */
                             abandonRate: number | null;
                             agentTalkShare: number | null;
-                            /** @description Mean seconds from both on the line to the end (talk + hold) per connected call */
+                            /** @description Mean handle seconds per connected call that ended: from both on the line to the end (talk + hold) plus the wrap-up of the call */
                             aht: number | null;
                             /** @description Mean seconds from the human answer to the agent answer */
                             avgConnectWait: number | null;

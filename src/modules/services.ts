@@ -14,6 +14,7 @@ import { DialerWorker } from './campaign/dialer.worker.js';
 import { CampaignOutcomes, DISPOSITION_WAIT_SECS } from './campaign/outcomes.js';
 import { CampaignFiguresService } from './campaign/campaign-figures.service.js';
 import { ObdReports } from './campaign/obd-report.js';
+import { allAgentTime, CampaignWrapSink } from './campaign/wrap-sink.js';
 import { CallHistoryService } from './calls/call-history.service.js';
 import { allSinks } from './calls/call-record-sink.js';
 import { CallReportService } from './callreport/callreport.service.js';
@@ -75,8 +76,8 @@ export function buildServices(ctx: AppContext) {
   const chunks = new ChunkPool({ poison: config.poisonReleasedChunks });
   const analysis = new AnalysisService(db, accounts, config.analysisCacheBytes, clock, chunks);
   const liveState = new LiveStateService(db);
-  // Agent state spans closed at ingest feed the report roll-ups' agent time.
-  const events = new EventsService(ctx, { accounts, history, agentTime: new ReportAgentTimeSink() });
+  // Agent state spans closed at ingest feed the report roll-ups' agent time, and campaign calls' wrap-up (report/campaign's aht).
+  const events = new EventsService(ctx, { accounts, history, agentTime: allAgentTime(new ReportAgentTimeSink(), new CampaignWrapSink()) });
   const live = new LiveService(ctx, { accounts, groups, liveState });
   const queue = new QueueService(ctx, { liveState, history, events, live });
   const routing = new RoutingService(directory, liveState, dids, groups);

@@ -18,7 +18,7 @@ async function campIds(h: Harness, w: World, window?: number): Promise<Row[]> {
 
 /**
  * Five progressive dials at T0 (5 agents, 6 contacts), the suite answering as the switch:
- * c1 a person answers at T0 and an agent 4 s later, talk to T0+124, disposition sale;
+ * c1 a person answers at T0 and an agent 4 s later, talk to T0+124, disposition sale (then 10 s of wrap-up in the report test);
  * c2 a machine; c3 no answer; c4 busy; c5 a person answers, no agent, abandoned.
  */
 async function scenario(h: Harness) {
@@ -106,8 +106,12 @@ forEachDatabase(
       advance(h, 120);
       await ingestOk(h, w.t.ssid, [ev(h, 'call.ended', { callId: c1.callId, reason: 'completed' })]);
       expect((await op(h, w.t, 'disposition', { callId: c1.callId, disposition: 'sale' })).status).toBe('success');
+      // c1's agent wraps the call up for 10 s: aht = 120 (talk) + 10 (wrap-up).
+      await ingestOk(h, w.t.ssid, [ev(h, 'agent.wrapup.start', { agentId: c1.agentId, callId: c1.callId })]);
+      advance(h, 10);
+      await ingestOk(h, w.t.ssid, [ev(h, 'agent.wrapup.end', { agentId: c1.agentId })]);
       // The agents log out at T0+200: 5 agents × 200 s logged in (W = T0), 120 s of talk.
-      advance(h, 76);
+      advance(h, 66);
       expect(T0).toBe(W);
       await ingestOk(
         h,
@@ -134,7 +138,7 @@ forEachDatabase(
         abandonRate: 50,
         contactRate: 40,
         avgConnectWait: 4,
-        aht: 120,
+        aht: 130,
         dispositions: { sale: 1 },
         agentTalkShare: 12,
       };
@@ -176,7 +180,7 @@ forEachDatabase(
       expect(csv.headers['content-type']).toMatch(/^text\/csv/);
       expect(csv.body.split('\r\n')).toEqual([
         'campaignId,start,end,dialled,humanAnswered,machine,noAnswer,busy,failed,connected,abandoned,abandonRate,contactRate,avgConnectWait,aht,dispositions.sale,agentTalkShare',
-        `${id},${start},${end},5,2,1,1,1,0,1,1,50,40,4,120,1,12`,
+        `${id},${start},${end},5,2,1,1,1,0,1,1,50,40,4,130,1,12`,
         `${other},${start},${end},0,0,0,0,0,0,0,0,,,,,,12`,
         '',
       ]);

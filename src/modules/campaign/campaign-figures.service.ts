@@ -98,9 +98,9 @@ class Sums {
         this.waitSum += Math.max(0, agentAt - connectedAt);
         this.waitN++;
       }
-      // Handled from the moment both were on the line to the end (talk + hold).
+      // Handled from the moment both were on the line to the end (talk + hold), then the agent's wrap-up of the call.
       if (endedAt !== null) {
-        this.handleSum += Math.max(0, endedAt - Math.max(agentAt, connectedAt ?? agentAt));
+        this.handleSum += Math.max(0, endedAt - Math.max(agentAt, connectedAt ?? agentAt)) + Number(d.wrap_secs ?? 0);
         this.handleN++;
       }
     }

@@ -21,6 +21,7 @@ export interface DialFacts {
   ended_at: number | null;
   outcome: string | null;
   disposition: string | null;
+  wrap_secs: number;
 }
 
 /** The SQL of the campaign figures (queue/count `campId[]`, report/campaign). */
@@ -47,7 +48,7 @@ export class FiguresRepository {
   dials(from: number, to: number, campaignId: number | null): Promise<DialFacts[]> {
     const one = campaignId === null ? '' : ' AND campaign_id = $4';
     return this.t.all<DialFacts>(
-      `SELECT campaign_id, dialled_at, connected_at, answered_by, agent_answered_at, ended_at, outcome, disposition
+      `SELECT campaign_id, dialled_at, connected_at, answered_by, agent_answered_at, ended_at, outcome, disposition, wrap_secs
        FROM campaign_calls WHERE account_id = $1 AND dialled_at >= $2 AND dialled_at < $3${one} ORDER BY dialled_at`,
       campaignId === null ? [from, to] : [from, to, campaignId],
     );

@@ -28,7 +28,9 @@ export const CampaignReportRowSchema = Type.Object({
   abandonRate: Type.Union([Type.Number(), Type.Null()], { description: 'abandoned ÷ humanAnswered × 100 (machine answers in neither)' }),
   contactRate: Type.Union([Type.Number(), Type.Null()], { description: 'humanAnswered ÷ dialled × 100' }),
   avgConnectWait: Type.Union([Type.Number(), Type.Null()], { description: 'Mean seconds from the human answer to the agent answer' }),
-  aht: Type.Union([Type.Number(), Type.Null()], { description: 'Mean seconds from both on the line to the end (talk + hold) per connected call' }),
+  aht: Type.Union([Type.Number(), Type.Null()], {
+    description: 'Mean handle seconds per connected call that ended: from both on the line to the end (talk + hold) plus the wrap-up of the call',
+  }),
   dispositions: Type.Record(Type.String(), Type.Integer(), { description: '{code: count} of the dials of the interval' }),
   agentTalkShare: Num,
 });
