@@ -123,13 +123,13 @@ export class CampaignFiguresService {
   /**
    * queue/count `campId[]` over the trailing window from `since`: `add` dialled,
    * `drop` abandoned, `con` connected to an agent (of the dials of the window),
-   * `pen` dialable now, `process` calls in progress. Every campaign running or
+   * `pen` dialable now, `process` calls in progress (`since` may be fractional: dialled_at is whole seconds). Every campaign running or
    * paused, and any other with a dial in the window or a call in progress.
    */
   async campIdCounts(accountId: number, since: number, now: number): Promise<CampIdRow[]> {
     const t = tenant(this.db, accountId);
     const figures = new FiguresRepository(t);
-    const [dials, progress, campaigns] = await Promise.all([figures.dialsSince(since), figures.inProgress(), new CampaignRepository(t).list()]);
+    const [dials, progress, campaigns] = await Promise.all([figures.dialsSince(Math.floor(since)), figures.inProgress(), new CampaignRepository(t).list()]);
     const rows = new Map<number, CampIdRow>();
     const row = (id: number) => {
       let r = rows.get(id);
