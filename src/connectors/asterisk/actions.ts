@@ -91,3 +91,57 @@ export function agentStateActions(cmd: AgentStateCommand, iface: string, current
   }
   return out;
 }
+
+/** What a campaign dial's answered leg needs in the dialplan (docs/asterisk.md, "Outbound campaigns"). */
+export interface CampaignDialTarget {
+  /** The switch queue of the campaign's group. */
+  queue: string;
+  /** Preview / progressive: the reserved agent's SIP extension (the customer is connected straight to it). */
+  agentExtension?: string;
+}
+
+/**
+ * A campaign's call.originate → AMI `Originate` of the customer first (PRODUCT.md §13):
+ * `Local/<customer>@<outboundContext>` rings for `ringSecs` with the DID as caller id; once
+ * answered the channel continues at `s@<campaignContext>`, which runs AMD() when `CC_AMD` is 1
+ * (reporting it with `UserEvent(CcAmd,…)`), then `Queue(${CC_QUEUE})` or, with `CC_AGENT`, `Dial(PJSIP/${CC_AGENT})`.
+ */
+export function campaignOriginateAction(
+  cmd: OriginateCommand & { campaignId: string; groupId: number; ringSecs: number },
+  target: CampaignDialTarget,
+  outboundContext: string,
+  campaignContext: string,
+): AmiFields {
+  const vars = [
+    `CC_CALL_ID=${cmd.callId}`,
+    `CC_CAMPAIGN_ID=${cmd.campaignId}`,
+    `CC_GROUP_ID=${cmd.groupId}`,
+    `CC_QUEUE=${target.queue}`,
+    `CC_AMD=${cmd.amd ? 1 : 0}`,
+    `CC_MACHINE_ACTION=${cmd.machineAction ?? 'hangup'}`,
+  ];
+  if (target.agentExtension !== undefined) vars.push(`CC_AGENT=${target.agentExtension}`, `CC_AGENT_ID=${cmd.agentId}`);
+  const fields: AmiFields = [
+    ['Action', 'Originate'],
+    ['ActionID', originateActionId(cmd.callId)],
+    ['Channel', `Local/${cmd.customer}@${outboundContext}`],
+    ['Context', campaignContext],
+    ['Exten', 's'],
+    ['Priority', '1'],
+    ['Timeout', String(cmd.ringSecs * 1000)],
+  ];
+  if (cmd.did) fields.push(['CallerID', cmd.did]);
+  fields.push(['Async', 'true'], ['Variable', vars.join(',')]);
+  return fields;
+}
+
+/**
+ * An OriginateResponse `Reason` (the last control frame seen on the dialled channel) as a §13
+ * `call.ended` reason: 1 hung up while ringing and 3 rang out → no_answer, 5 → busy,
+ * 0 (no such channel / extension), 8 (congestion) and anything else → failed.
+ */
+export function originateFailureReason(reason: string | undefined): 'no_answer' | 'busy' | 'failed' {
+  if (reason === '1' || reason === '3') return 'no_answer';
+  if (reason === '5') return 'busy';
+  return 'failed';
+}

@@ -3,6 +3,7 @@ import { AsteriskConnector } from './connector.js';
 
 export const ASTERISK_USAGE = `usage: callcenter connect asterisk --ami HOST:PORT --ami-user U --ami-secret S
          [--api URL --user-id ID --token T] [--did-var VAR] [--takeover-context CTX] [--originate-context CTX]
+         [--outbound-context CTX] [--campaign-context CTX]
          [--queue-map NAME=GROUPID,…] [--agent-map EXT=AGENTID,…] [--status-port PORT]
   (CALLCENTER_API_URL, CALLCENTER_USER_ID, CALLCENTER_TOKEN and CALLCENTER_AMI_SECRET stand in for the flags; see docs/asterisk.md)`;
 
@@ -24,6 +25,8 @@ export async function connectAsteriskCommand(options: Record<string, string>, en
       didVar: options['did-var'] ?? null,
       takeoverContext: options['takeover-context'] ?? 'from-internal',
       originateContext: options['originate-context'] ?? 'from-internal',
+      outboundContext: options['outbound-context'] ?? 'from-internal',
+      campaignContext: options['campaign-context'] ?? 'cc-campaign',
     });
   } catch (err) {
     if (!(err instanceof OptionError)) throw err;

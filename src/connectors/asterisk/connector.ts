@@ -1,6 +1,6 @@
 import type { AgentStateCommand, ConnectorRuntime, OriginateCommand, SwitchEvent, TakeoverCommand } from '../core/index.js';
-import { switchEventId } from '../core/index.js';
-import { agentStateActions, originateAction, redirectAction } from './actions.js';
+import { isCampaignDial, switchEventId } from '../core/index.js';
+import { agentStateActions, campaignOriginateAction, originateAction, redirectAction } from './actions.js';
 import { AmiClient } from './ami-client.js';
 import { header, type AmiMessage } from './ami-parser.js';
 import { reconcile } from './reconcile.js';
@@ -17,6 +17,10 @@ export interface AsteriskOptions {
   takeoverContext: string;
   /** `--originate-context` (default from-internal): where Originate dials the customer. */
   originateContext: string;
+  /** `--outbound-context` (default from-internal): where a campaign dial's `Local/<customer>@…` channel reaches the trunk. */
+  outboundContext?: string;
+  /** `--campaign-context` (default cc-campaign): where a campaign dial's answered customer continues (AMD, Queue; docs/asterisk.md). */
+  campaignContext?: string;
   keepAliveMs?: number;
   minBackoffMs?: number;
   maxBackoffMs?: number;
@@ -142,6 +146,7 @@ export class AsteriskConnector {
   }
 
   private async originate(cmd: OriginateCommand): Promise<void> {
+    if (isCampaignDial(cmd)) return this.dial(cmd);
     const phone = this.rt.mapper.phoneOf(cmd.agentId);
     const extension = this.rt.mapper.extensionOf(cmd.agentId);
     const mobile = phone?.mobile === true && extension === undefined;
@@ -166,6 +171,60 @@ export class AsteriskConnector {
       throw err;
     }
   }
+  /**
+   * A campaign's call.originate (PRODUCT.md §13): the customer's line first (campaignOriginateAction);
+   * `call.dialing` once the switch took the Originate, the rest from the switch's events (translator).
+   */
+  private async dial(cmd: OriginateCommand & { campaignId: string; groupId: number; ringSecs: number }): Promise<void> {
+    const agentId = cmd.agentId as number | undefined;
+    const queue = this.rt.mapper.queuesOf(cmd.groupId)[0];
+    const agentExtension = agentId === undefined ? undefined : this.rt.mapper.extensionOf(agentId);
+    const ts = this.now() / 1000;
+    const id = (what: string) => switchEventId('ast', cmd.callId, 'originate', what);
+    const dialing: SwitchEvent = {
+      eventId: id('dialing'),
+      type: 'call.dialing',
+      ts,
+      callId: cmd.callId,
+      direction: 'outbound',
+      campaignId: cmd.campaignId,
+      caller: cmd.customer,
+    };
+    if (cmd.did) dialing.did = cmd.did;
+    const fail = (why: string): never => {
+      this.rt.forward(dialing, { eventId: id('failed'), type: 'call.ended', ts, callId: cmd.callId, reason: 'failed' });
+      throw new Error(`call.originate ${cmd.callId}: ${why}`);
+    };
+    if (agentId === undefined && queue === undefined) fail(`group ${cmd.groupId} has no switch queue (--queue-map or the group's name)`);
+    if (agentId !== undefined && agentExtension === undefined) fail(`agent ${agentId} has no SIP extension`);
+    const action = campaignOriginateAction(
+      cmd,
+      { queue: queue ?? '', agentExtension },
+      this.opts.outboundContext ?? 'from-internal',
+      this.opts.campaignContext ?? 'cc-campaign',
+    );
+    this.translator.trackCampaign(
+      cmd.callId,
+      {
+        campaignId: cmd.campaignId,
+        customer: cmd.customer,
+        did: cmd.did,
+        groupId: cmd.groupId,
+        amd: cmd.amd === true,
+        ...(agentId !== undefined ? { agentId } : {}),
+      },
+      action.find(([k]) => k === 'Channel')![1],
+    );
+    try {
+      const res = await this.ami.action(action);
+      this.rt.forward(dialing);
+      this.rt.log(`call.originate ${cmd.callId} (campaign ${cmd.campaignId}): ${header(res, 'Message') ?? 'queued'}`);
+    } catch (err) {
+      this.translator.calls.delete(cmd.callId);
+      fail((err as Error).message);
+    }
+  }
+
   /** agent.state: the member's interface as the switch names it (else `PJSIP/<extension>`), in the queues of its groups. */
   private async agentState(cmd: AgentStateCommand): Promise<void> {
     const ext = this.rt.mapper.extensionOf(cmd.agentId);

@@ -66,6 +66,8 @@ export async function reconcile(r: ReconcileInput): Promise<SwitchEvent[]> {
   // 1. Calls the switch no longer has end first: their agents are then free to log out.
   const serviceByChannel = new Map(r.service.calls.map((c) => [channelOf(c.callId).uid, c]));
   for (const c of r.service.calls) {
+    // A campaign dial this connector placed is followed by its own channel's events (translator.reset keeps it).
+    if (t.campaignCall(c.callId)) continue;
     const { uid, visit } = channelOf(c.callId);
     if (visit > (t.visits.get(uid)?.n ?? 0)) t.visits.set(uid, { n: visit, last: c.callId });
     // Without CoreShowChannels (the AMI user lacks `reporting`): a connected call goes on while QueueStatus shows its agent on a call.
@@ -110,6 +112,7 @@ export async function reconcile(r: ReconcileInput): Promise<SwitchEvent[]> {
   }
   // 3. Waiting callers: followed again, and queued when the service lost them (queued at now − Wait).
   for (const [uid, e] of waiting) {
+    if (t.campaignCall(uid)) continue;
     const known = serviceCalls.get(uid) ?? serviceByChannel.get(uid);
     if (!known) {
       const groupId = await r.group(header(e, 'Queue') ?? '');

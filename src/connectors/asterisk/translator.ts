@@ -1,5 +1,5 @@
 import { switchEventId, switchTime, visitCallId, type SwitchEvent } from '../core/index.js';
-import { callIdOfOriginate } from './actions.js';
+import { callIdOfOriginate, originateFailureReason } from './actions.js';
 import { chanVariables, header, type AmiMessage } from './ami-parser.js';
 
 /** A call the connector follows: enough to map later events and execute commands on it. */
@@ -28,6 +28,22 @@ export interface TrackedCall {
   takenOver: boolean;
   /** Placed by Originate (click-to-call), not by a queue. */
   originated: boolean;
+  /** A campaign dial (PRODUCT.md §13): the customer's leg placed first; its queue visit (or preview Dial) is this call. */
+  campaign?: CampaignDial;
+}
+
+export interface CampaignDial {
+  campaignId: string;
+  customer: string;
+  did: string | null;
+  groupId: number;
+  amd: boolean;
+  /** Preview / progressive: the reserved agent the dialplan Dials. */
+  agentId?: number;
+  /** The answered customer channel (OriginateResponse's Uniqueid): its Hangup ends the call. */
+  uid?: string;
+  connected?: 'human' | 'machine';
+  queued?: boolean;
 }
 
 export interface TranslatorDeps {
@@ -73,11 +89,21 @@ export class AsteriskTranslator {
 
   constructor(private readonly deps: TranslatorDeps) {}
 
-  /** Forgets every call and member (before a reconciliation rebuilds them). */
+  /**
+   * Forgets every call and member (before a reconciliation rebuilds them), except campaign dials:
+   * their ids are the service's (`obd-…`), not a channel's, so QueueStatus cannot name them; they
+   * stay followed through the outage and end on their own channel's events.
+   */
   reset(): void {
-    this.calls.clear();
-    this.legs.clear();
+    for (const [id, call] of this.calls) if (!call.campaign) this.calls.delete(id);
+    for (const [leg, id] of this.legs) if (!this.calls.has(id)) this.legs.delete(leg);
     this.members.clear();
+  }
+
+  /** The campaign dial whose customer channel (or call id) this is, if any. */
+  campaignCall(uidOrCallId: string): TrackedCall | undefined {
+    const call = this.calls.get(this.legs.get(uidOrCallId) ?? uidOrCallId);
+    return call?.campaign ? call : undefined;
   }
 
   track(call: TrackedCall, ...legs: Array<string | undefined>): void {
@@ -201,7 +227,14 @@ export class AsteriskTranslator {
             : this.byDuration(call, call.queuedTs, header(m, 'HoldTime'), arrival);
         return this.endVisit(call, at, id(uid, name, stamp), reason);
       }
+      case 'UserEvent':
+        return this.userEvent(m, arrival, stamp);
+      case 'DialBegin':
+      case 'DialEnd':
+        return this.previewDial(name, m, uid, arrival, stamp);
       case 'Hangup': {
+        const dial = this.callOf(m);
+        if (dial?.campaign && !dial.campaign.queued) return this.campaignHangup(dial, dial.campaign, m, uid, arrival, stamp);
         // Only the call's own channel ends it: the caller's (a queue call) or the agent's (a click-to-call), never a ringing agent's leg.
         const call = this.callOf(m);
         if (!call || !this.isOwnChannel(call, m, uid)) return [];
@@ -241,6 +274,7 @@ export class AsteriskTranslator {
     // A join already read (the same switch time or sequence number): a replay, not a new visit.
     if (this.visits.get(uid)?.joins?.includes(stamp)) return [];
     const open = this.visitOf(uid);
+    if (open?.campaign && !open.campaign.queued) return this.campaignJoin(open, open.campaign, queue, ts, stamp);
     const out: SwitchEvent[] = [];
     if (open && !open.originated) {
       // The same join read twice (a replay after a reconnect) while the caller still waits there.
@@ -313,6 +347,7 @@ export class AsteriskTranslator {
   }
 
   private isOwnChannel(call: TrackedCall, m: AmiMessage, uid: string): boolean {
+    if (call.campaign) return uid === call.campaign.uid;
     if (!call.originated) return uid === call.callId;
     return this.legs.get(uid) === call.callId || chanVariables(m).get('CC_CALL_ID') === call.callId;
   }
@@ -321,6 +356,7 @@ export class AsteriskTranslator {
   private originated(m: AmiMessage, ts: number, stamp: string): SwitchEvent[] {
     const callId = callIdOfOriginate(header(m, 'ActionID'));
     const call = callId === undefined ? undefined : this.calls.get(callId);
+    if (call?.campaign) return this.campaignAnswer(call, call.campaign, m, ts, stamp);
     if (!call || call.ringing === null) return [];
     const agentId = call.ringing;
     call.ringing = null;
@@ -376,6 +412,112 @@ export class AsteriskTranslator {
     if (isIn && wasPaused && reasons.length === 0) out.push({ eventId: id('unbreak'), type: 'agent.break.end', ts, agentId });
     if (wasIn && !isIn) out.push({ eventId: id('logout'), type: 'agent.logout', ts, agentId });
     return out;
+  }
+
+  /** The customer's leg answered (Success: the answered channel's Uniqueid) or not (Failure: its Reason, see originateFailureReason). */
+  private campaignAnswer(call: TrackedCall, c: CampaignDial, m: AmiMessage, ts: number, stamp: string): SwitchEvent[] {
+    if (c.uid !== undefined) return [];
+    const id = (t: string) => switchEventId('ast', call.callId, 'OriginateResponse', t, stamp);
+    if (!/^success$/i.test(header(m, 'Response') ?? '')) {
+      this.forget(call.callId);
+      return [{ eventId: id('ended'), type: 'call.ended', ts, callId: call.callId, reason: originateFailureReason(header(m, 'Reason')) }];
+    }
+    c.uid = header(m, 'Uniqueid') ?? '';
+    if (c.uid) this.legs.set(c.uid, call.callId);
+    call.channel = header(m, 'Channel') ?? call.channel;
+    call.lastTs = ts;
+    if (c.amd) return [];
+    c.connected = 'human';
+    return [{ eventId: id('connected'), type: 'call.connected', ts, callId: call.callId, answeredBy: 'human' }];
+  }
+
+  /** `UserEvent(CcAmd,CallId: …,Status: ${AMDSTATUS})` of the campaign dialplan: MACHINE → machine, HUMAN / NOTSURE → human. */
+  private userEvent(m: AmiMessage, ts: number, stamp: string): SwitchEvent[] {
+    if (!/^ccamd$/i.test(header(m, 'UserEvent') ?? '')) return [];
+    const callId = header(m, 'CallId') ?? chanVariables(m).get('CC_CALL_ID');
+    const call = (callId === undefined ? undefined : this.calls.get(callId)) ?? this.callOf(m);
+    const c = call?.campaign;
+    if (!call || !c || c.connected !== undefined) return [];
+    c.connected = /^machine$/i.test(header(m, 'Status') ?? '') ? 'machine' : 'human';
+    call.lastTs = ts;
+    return [{ eventId: switchEventId('ast', call.callId, 'CcAmd', stamp), type: 'call.connected', ts, callId: call.callId, answeredBy: c.connected }];
+  }
+
+  /** The answered customer joins the campaign group's queue: from here on a queue call (the queue's events, as inbound). */
+  private async campaignJoin(call: TrackedCall, c: CampaignDial, queue: string, ts: number, stamp: string): Promise<SwitchEvent[]> {
+    c.queued = true;
+    call.originated = false;
+    // The join is remembered like an inbound visit's, so a replay of it (after a reconnect) is recognised.
+    if (c.uid) this.visits.set(c.uid, { n: 1, last: call.callId, joins: [stamp] });
+    call.queue = queue;
+    call.queuedTs = ts;
+    call.lastTs = ts;
+    const groupId = (await this.deps.group(queue)) ?? c.groupId;
+    return [{ eventId: switchEventId('ast', call.callId, 'QueueCallerJoin', stamp), ...this.campaignQueued(call, c, groupId, ts) }];
+  }
+
+  private campaignQueued(call: TrackedCall, c: CampaignDial, groupId: number, ts: number): Omit<SwitchEvent, 'eventId'> {
+    const ev: Omit<SwitchEvent, 'eventId'> = {
+      type: 'call.queued',
+      ts,
+      callId: call.callId,
+      groupId,
+      direction: 'outbound',
+      campaignId: c.campaignId,
+      caller: c.customer,
+    };
+    if (c.did) ev.did = c.did;
+    return ev;
+  }
+
+  /** Preview / progressive: the dialplan Dials the reserved agent (DialBegin → ringing, DialEnd ANSWER → answered, else missed). */
+  private previewDial(name: string, m: AmiMessage, uid: string, ts: number, stamp: string): SwitchEvent[] {
+    const call = this.callOf(m);
+    const c = call?.campaign;
+    if (!call || !c || c.agentId === undefined || uid !== c.uid || call.answered) return [];
+    const agentId = c.agentId;
+    const id = (t: string) => switchEventId('ast', call.callId, name, t, stamp);
+    call.lastTs = ts;
+    if (name === 'DialBegin') {
+      if (call.ringing !== null) return [];
+      call.ringing = agentId;
+      const dest = header(m, 'DestUniqueid');
+      if (dest) this.legs.set(dest, call.callId);
+      call.queuedTs = ts;
+      return [
+        { eventId: id('queued'), ...this.campaignQueued(call, c, c.groupId, ts) },
+        { eventId: id('ringing'), type: 'call.ringing', ts, callId: call.callId, agentId },
+      ];
+    }
+    if (call.ringing === null) return [];
+    call.ringing = null;
+    if (/^answer$/i.test(header(m, 'DialStatus') ?? '')) {
+      call.answered = true;
+      call.agentId = agentId;
+      call.answeredTs = ts;
+      return [{ eventId: id('answered'), type: 'call.answered', ts, callId: call.callId, agentId }];
+    }
+    return [{ eventId: id('missed'), type: 'call.missed', ts, callId: call.callId, agentId }];
+  }
+
+  /**
+   * The customer's channel hangs up outside a queue: a machine left (machineAction hangup) → machine;
+   * a preview call its agent answered → completed; a person not connected to an agent → abandoned.
+   */
+  private campaignHangup(call: TrackedCall, c: CampaignDial, m: AmiMessage, uid: string, ts: number, stamp: string): SwitchEvent[] {
+    if (c.uid === undefined || uid !== c.uid) return [];
+    const out: SwitchEvent[] = [];
+    const id = (t: string) => switchEventId('ast', call.callId, 'Hangup', t, stamp);
+    if (call.ringing !== null) out.push({ eventId: id('missed'), type: 'call.missed', ts, callId: call.callId, agentId: call.ringing });
+    const reason = call.answered ? 'completed' : c.connected === 'machine' ? 'machine' : 'abandoned';
+    this.forget(call.callId);
+    out.push({ eventId: id('ended'), type: 'call.ended', ts: Math.max(ts, call.lastTs ?? 0), callId: call.callId, reason });
+    return out;
+  }
+
+  /** Starts following a campaign dial placed by Originate (the customer's line is ringing). */
+  trackCampaign(callId: string, dial: CampaignDial, channel: string): void {
+    this.track({ callId, channel, answered: false, ringing: null, agentId: null, onHold: false, takenOver: false, originated: true, campaign: dial });
   }
 
   /** Starts following a click-to-call placed by Originate (its agent is ringing). */

@@ -41,6 +41,8 @@ export interface SwitchEvent {
   reason?: string;
   loginType?: 'Web' | 'Mobile' | 'SIP';
   sipStatus?: string;
+  /** call.connected (a campaign dial, PRODUCT.md §13): who answered the customer's line. */
+  answeredBy?: 'human' | 'machine';
 }
 
 export interface IngestAnswer {

@@ -23,6 +23,18 @@ export interface OriginateCommand {
   campaignId: string | null;
   ts: number;
   seq: number;
+  /** A campaign dial (PRODUCT.md §13) also carries these; a click-to-call does not (see isCampaignDial). */
+  groupId?: number;
+  ringSecs?: number;
+  amd?: boolean;
+  machineAction?: 'hangup' | 'agent';
+  connectSecs?: number;
+  retryOf?: string | null;
+}
+
+/** A campaign's `call.originate` (the dialer's): the customer is dialled first; a click-to-call (agent first) has no ringSecs / groupId. */
+export function isCampaignDial(cmd: OriginateCommand): cmd is OriginateCommand & { campaignId: string; groupId: number; ringSecs: number } {
+  return !!cmd.campaignId && typeof cmd.groupId === 'number' && typeof cmd.ringSecs === 'number';
 }
 
 /**

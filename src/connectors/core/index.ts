@@ -2,7 +2,7 @@
 export { SwitchApi, SwitchApiError } from './api-client.js';
 export type { ApiConnection, SwitchEvent, IngestAnswer, SwitchConfig, SwitchState, DecideAnswer } from './api-client.js';
 export { EventBatcher, type BatcherOptions } from './batcher.js';
-export { CommandStream } from './command-stream.js';
+export { CommandStream, isCampaignDial } from './command-stream.js';
 export type { AgentStateCommand, CommandHandlers, CommandStreamOptions, OriginateCommand, TakeoverCommand } from './command-stream.js';
 export { switchEventId, switchTime, visitCallId } from './event-ids.js';
 export { Health, type ConnectionState } from './health.js';
