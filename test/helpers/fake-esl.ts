@@ -81,6 +81,8 @@ export interface FakeEslServer {
   commands: string[];
   /** Answers for `api <command>` (looked up on each call, so a test may change them). */
   api: Map<string, string>;
+  /** Asked before `api` for commands a test cannot spell in advance (a campaign dial's callId); undefined: not answered here. */
+  answerFor: ((command: string) => string | undefined) | null;
   /** Bytes sent (once) just before the answer to a command: events that happen while the client asks. */
   before: Map<string, string>;
   connections: number;
@@ -125,6 +127,7 @@ export async function startFakeEsl(password = 'ClueCon'): Promise<FakeEslServer>
     port: 0,
     commands: [],
     api: new Map(),
+    answerFor: null,
     before: new Map(),
     connections: 0,
     async send(bytes, pieceBytes) {
@@ -155,8 +158,10 @@ export async function startFakeEsl(password = 'ClueCon'): Promise<FakeEslServer>
         server.close(() => resolve());
       }),
   };
+  /** Sockets that subscribed to events: a command-only connection (a campaign dial's, a click-to-call's) never takes their place as `client`. */
+  const listeners = new WeakSet<Socket>();
   const server: Server = createServer((socket) => {
-    client = socket;
+    if (!client || client.destroyed || !listeners.has(client)) client = socket;
     fake.connections++;
     let buffer = '';
     socket.write('Content-Type: auth/request\n\n');
@@ -177,10 +182,13 @@ export async function startFakeEsl(password = 'ClueCon'): Promise<FakeEslServer>
           else socket.end(replyFrame('-ERR invalid') + disconnectFrame());
         } else if (command.startsWith('event plain ')) {
           write(socket, replyFrame('+OK event listener enabled plain'));
+          listeners.add(socket);
+          client = socket;
           subscriptions++;
         } else if (command.startsWith('api ')) {
           const cmd = command.slice(4);
-          const answer = fake.api.get(cmd) ?? (cmd.startsWith('uuid_transfer') || cmd.startsWith('originate') ? '+OK\n' : '-ERR no reply\n');
+          const answer =
+            fake.answerFor?.(cmd) ?? fake.api.get(cmd) ?? (cmd.startsWith('uuid_transfer') || cmd.startsWith('originate') ? '+OK\n' : '-ERR no reply\n');
           write(socket, apiFrame(answer));
         } else {
           write(socket, replyFrame('-ERR command not found'));

@@ -3,6 +3,7 @@ import { FreeswitchConnector } from './connector.js';
 
 export const FREESWITCH_USAGE = `usage: callcenter connect freeswitch --esl HOST:PORT --esl-password P
          [--api URL --user-id ID --token T] [--takeover-context CTX] [--originate-context CTX]
+         [--outbound-context CTX] [--campaign-context CTX]
          [--reconcile-s N] [--fix-reserved yes|no] [--multi-switch yes|no] [--queue-map NAME=GROUPID,…] [--agent-map EXT=AGENTID,…] [--status-port PORT]
   (CALLCENTER_API_URL, CALLCENTER_USER_ID, CALLCENTER_TOKEN and CALLCENTER_ESL_PASSWORD stand in for the flags; see docs/freeswitch.md)`;
 
@@ -20,8 +21,8 @@ export function freeswitchOptions(options: Record<string, string>, env: NodeJS.P
     if (!['yes', 'no', 'true', 'false'].includes(v)) throw new OptionError(`--${flag} must be yes or no`);
     return v === 'yes' || v === 'true';
   };
-  const context = (flag: string) => {
-    const v = options[flag] ?? 'default';
+  const context = (flag: string, fallback = 'default') => {
+    const v = options[flag] ?? fallback;
     if (!/^[A-Za-z0-9_.-]{1,64}$/.test(v)) throw new OptionError(`--${flag} must be a dialplan context name`);
     return v;
   };
@@ -32,6 +33,8 @@ export function freeswitchOptions(options: Record<string, string>, env: NodeJS.P
     eslPassword,
     takeoverContext: context('takeover-context'),
     originateContext: context('originate-context'),
+    outboundContext: context('outbound-context'),
+    campaignContext: context('campaign-context', 'cc_campaign'),
     reconcileSecs,
     fixReserved: yesNo('fix-reserved', 'yes'),
     multiSwitch: yesNo('multi-switch', 'no'),

@@ -47,3 +47,49 @@ export const AGENT_STATUS = { ready: 'Available', break: 'On Break', logged_out:
 export function agentStatusCommand(agentName: string, state: keyof typeof AGENT_STATUS): string {
   return `callcenter_config agent set status ${safe('agent', agentName)} '${AGENT_STATUS[state]}'`;
 }
+
+/**
+ * A campaign dial (PRODUCT.md §13): the customer first, `loopback/<customer>/<outboundContext>`
+ * (the dialplan that routes the number out through a gateway) for `ringSecs`, the DID as caller id;
+ * once answered the channel runs `campaign` in `campaignContext` (AMD, then the group's queue:
+ * docs/freeswitch.md "Outbound campaigns"), its cc_* variables naming the dial.
+ */
+export function campaignOriginateCommand(o: {
+  callId: string;
+  campaignId: string;
+  groupId: number;
+  queue: string;
+  customer: string;
+  did: string | null;
+  ringSecs: number;
+  amd: boolean;
+  machineAction: string;
+  agent?: { extension: string; agentId: number };
+  outboundContext: string;
+  campaignContext: string;
+}): string {
+  const vars = [
+    `cc_call_id=${safe('callId', o.callId)}`,
+    `cc_campaign_id=${safe('campaignId', o.campaignId)}`,
+    `cc_group_id=${o.groupId}`,
+    `cc_queue=${safe('queue', o.queue)}`,
+    `cc_amd=${o.amd ? 1 : 0}`,
+    `cc_machine_action=${safe('machineAction', o.machineAction)}`,
+  ];
+  if (o.agent) vars.push(`cc_agent=${safe('extension', o.agent.extension)}`, `cc_agent_id=${o.agent.agentId}`);
+  if (o.did) vars.push(`origination_caller_id_number=${safe('did', o.did)}`);
+  vars.push(`originate_timeout=${Math.max(1, Math.round(o.ringSecs))}`, 'ignore_early_media=true');
+  return `originate {${vars.join(',')}}loopback/${safe('customer', o.customer)}/${safe('context', o.outboundContext)} campaign XML ${safe('context', o.campaignContext)}`;
+}
+
+/**
+ * A failed campaign originate's `-ERR <hangup cause>` as a §13 end reason: NO_ANSWER,
+ * NO_USER_RESPONSE, ALLOTTED_TIMEOUT, ORIGINATOR_CANCEL → no_answer; USER_BUSY → busy;
+ * anything else (NORMAL_TEMPORARY_FAILURE, NO_ROUTE_DESTINATION, UNALLOCATED_NUMBER, CALL_REJECTED, …) → failed.
+ */
+export function hangupCauseReason(answer: string): 'no_answer' | 'busy' | 'failed' {
+  const cause = /-ERR\s+([A-Z_]+)/.exec(answer)?.[1] ?? '';
+  if (['NO_ANSWER', 'NO_USER_RESPONSE', 'ALLOTTED_TIMEOUT', 'ORIGINATOR_CANCEL'].includes(cause)) return 'no_answer';
+  if (cause === 'USER_BUSY') return 'busy';
+  return 'failed';
+}

@@ -1,4 +1,4 @@
-import { ConnectorRuntime, type AgentStateCommand, type RuntimeOptions, type TakeoverCommand } from '../core/index.js';
+import { ConnectorRuntime, isCampaignDial, type AgentStateCommand, type RuntimeOptions, type TakeoverCommand } from '../core/index.js';
 import { parseAgentList, parseMemberList, parseQueueList, type SwitchMember } from './callcenter-config.js';
 import { agentStatusCommand, apiSucceeded, takeoverCommand } from './commands.js';
 import { EslClient } from './esl-client.js';
@@ -14,6 +14,10 @@ export interface FreeswitchOptions extends RuntimeOptions {
   takeoverContext: string;
   /** `--originate-context` (default `default`): the dialplan context that dials the customer. */
   originateContext: string;
+  /** `--outbound-context` (default `default`): where a campaign dial's `loopback/<customer>/…` routes the number out. */
+  outboundContext?: string;
+  /** `--campaign-context` (default `cc_campaign`): where the answered customer runs extension `campaign` (AMD, the queue). */
+  campaignContext?: string;
   /** `--reconcile-s` (default 60). */
   reconcileSecs: number;
   /** `--fix-reserved` (default on): set agents stuck in Reserved back to Waiting on the switch. */
@@ -77,6 +81,9 @@ export class FreeswitchConnector {
       runtime: rt,
       esl: opts,
       context: opts.originateContext,
+      outboundContext: opts.outboundContext,
+      campaignContext: opts.campaignContext,
+      mapper: this.mapper,
       mainEsl: this.esl,
       pollMs: opts.ctcPollMs,
       backoff: opts.eslBackoff,
@@ -86,7 +93,11 @@ export class FreeswitchConnector {
   }
 
   async start(): Promise<void> {
-    await this.runtime.start({ takeover: (c) => this.takeover(c), originate: (c) => this.ctc.originate(c), agentState: (c) => this.agentState(c) });
+    await this.runtime.start({
+      takeover: (c) => this.takeover(c),
+      originate: (c) => (isCampaignDial(c) ? this.ctc.dial(c) : this.ctc.originate(c)),
+      agentState: (c) => this.agentState(c),
+    });
     this.esl.start();
     this.timer = setInterval(() => void this.reconcile(), this.opts.reconcileSecs * 1000);
     this.timer.unref();
@@ -207,7 +218,9 @@ export class FreeswitchConnector {
     const agents = parseAgentList(await this.esl.api('callcenter_config agent list'));
     const queues = parseQueueList(await this.esl.api('callcenter_config queue list'));
     const members: SwitchMember[] = [];
-    for (const q of queues) members.push(...parseMemberList(await this.esl.api(`callcenter_config queue list members ${q}`)));
+    // A campaign dial's channel in a queue is the service's call under the dial's id: its own events follow it.
+    for (const q of queues)
+      members.push(...parseMemberList(await this.esl.api(`callcenter_config queue list members ${q}`)).filter((m) => !this.mapper.dials.has(m.sessionUuid)));
     // mod_callcenter keeps members whose channel is gone ("answered after they left"): ask the switch.
     const deadChannels = new Set<string>();
     for (const m of members) {

@@ -1,8 +1,9 @@
 import { connect, type Socket } from 'node:net';
 import { EslDecoder, parseEventPlain, type EslEvent, type EslMessage } from './esl-framing.js';
 
-/** What `event plain …` subscribes to: mod_callcenter's events and the hold events of every channel. */
-export const ESL_SUBSCRIPTION = 'CUSTOM callcenter::info CHANNEL_HOLD CHANNEL_UNHOLD';
+/** What `event plain …` subscribes to: mod_callcenter's events, the hold events of every channel, the campaign dialplan's AMD result (cc::amd). */
+// CUSTOM last: mod_event_socket reads every word after CUSTOM as a subclass (a CHANNEL_HOLD after it would be one).
+export const ESL_SUBSCRIPTION = 'CHANNEL_HOLD CHANNEL_UNHOLD CUSTOM callcenter::info cc::amd';
 
 export interface EslClientOptions {
   host: string;

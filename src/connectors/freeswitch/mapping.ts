@@ -20,6 +20,8 @@ export interface IngestEvent {
   direction?: 'inbound' | 'outbound';
   reason?: string;
   loginType?: 'Web' | 'Mobile' | 'SIP';
+  campaignId?: string;
+  answeredBy?: 'human' | 'machine';
 }
 
 /** Switch names → our ids; answers undefined for a name it does not know (and logs it once). */
@@ -60,7 +62,21 @@ export function statusEvents(from: SwitchStatus, to: SwitchStatus): ('agent.logi
   return to === 'break' ? ['agent.break.start'] : ['agent.break.end'];
 }
 
+/** A campaign dial placed by originate (PRODUCT.md §13): its answered channel is reported under the service's callId. */
+export interface CampaignDial {
+  callId: string;
+  campaignId: string;
+  customer: string;
+  did: string | null;
+  groupId: number;
+  amd: boolean;
+  connected?: 'human' | 'machine';
+  queued?: boolean;
+}
+
 export class FreeswitchMapper {
+  /** Answered campaign dials: channel uuid (originate's `+OK <uuid>`) → the dial. */
+  readonly dials = new Map<string, CampaignDial>();
   /** Channel uuid (caller's or an agent's leg) → callId, for hold events. */
   private readonly channels = new Map<string, string>();
   private readonly answered = new Set<string>();
@@ -83,6 +99,7 @@ export class FreeswitchMapper {
 
   /** Drops what the mapper holds about a call that ended. */
   forget(callId: string): void {
+    for (const [uuid, d] of this.dials) if (d.callId === callId) this.dials.delete(uuid);
     this.answered.delete(callId);
     this.takenOver.delete(callId);
     for (const [channel, id] of this.channels) if (id === callId) this.channels.delete(channel);
@@ -91,13 +108,36 @@ export class FreeswitchMapper {
   async map(ev: EslEvent): Promise<IngestEvent[]> {
     const name = ev.headers.get('Event-Name');
     if (name === 'CHANNEL_HOLD' || name === 'CHANNEL_UNHOLD') return this.hold(ev, name === 'CHANNEL_HOLD');
+    if (name === 'CUSTOM' && ev.headers.get('Event-Subclass') === 'cc::amd') return this.amd(ev);
     if (name !== 'CUSTOM' || ev.headers.get('Event-Subclass') !== 'callcenter::info') return [];
     const h = (k: string) => ev.headers.get(k) ?? '';
     const action = h('CC-Action');
     const ts = eventSeconds(ev, this.now);
     const micros = h('Event-Date-Timestamp') || String(Math.round(ts * 1e6));
-    const callId = h('CC-Member-Session-UUID');
     const id = (...parts: string[]) => ['fs', ...parts, micros].join(':');
+    const session = h('CC-Member-Session-UUID');
+    // A campaign dial's channel in the queue: its events are the dial's (its callId, not the channel's).
+    const dial = this.dials.get(session);
+    const callId = dial?.callId ?? session;
+    if (dial && action === 'member-queue-start') {
+      if (dial.queued) return [];
+      dial.queued = true;
+      this.channels.set(session, callId);
+      const groupId = (await this.names.groupId(h('CC-Queue'))) ?? dial.groupId;
+      return [
+        {
+          eventId: id(callId, action),
+          type: 'call.queued',
+          ts,
+          callId,
+          groupId,
+          direction: 'outbound',
+          campaignId: dial.campaignId,
+          caller: dial.customer,
+          ...(dial.did ? { did: dial.did } : {}),
+        },
+      ];
+    }
     if (callId && this.takenOver.has(callId)) return [];
 
     switch (action) {
@@ -173,6 +213,28 @@ export class FreeswitchMapper {
       default:
         return [];
     }
+  }
+
+  /**
+   * The campaign dialplan's AMD result: `event` with `Event-Subclass=cc::amd`, `cc_call_id`, and
+   * `amd_result` (mod_amd's HUMAN / MACHINE / NOTSURE; avmd's beep: set it to MACHINE) → call.connected.
+   */
+  private amd(ev: EslEvent): IngestEvent[] {
+    const h = (k: string) => ev.headers.get(k) ?? '';
+    const uuid = h('Unique-ID');
+    const dial = this.dials.get(uuid) ?? [...this.dials.values()].find((d) => d.callId === (h('cc_call_id') || h('variable_cc_call_id')));
+    if (!dial || dial.connected !== undefined) return [];
+    dial.connected = /^machine$/i.test(h('amd_result') || h('variable_amd_result')) ? 'machine' : 'human';
+    const micros = h('Event-Date-Timestamp');
+    return [
+      {
+        eventId: ['fs', dial.callId, 'amd', micros].join(':'),
+        type: 'call.connected',
+        ts: eventSeconds(ev, this.now),
+        callId: dial.callId,
+        answeredBy: dial.connected,
+      },
+    ];
   }
 
   private hold(ev: EslEvent, on: boolean): IngestEvent[] {

@@ -1,6 +1,7 @@
 import { switchEventId, type ConnectorRuntime, type OriginateCommand, type SwitchEvent } from '../core/index.js';
-import { apiSucceeded, originateCommand } from './commands.js';
+import { apiSucceeded, campaignOriginateCommand, hangupCauseReason, originateCommand } from './commands.js';
 import { EslClient } from './esl-client.js';
+import type { FreeswitchMapper } from './mapping.js';
 
 export interface ClickToCallOptions {
   runtime: ConnectorRuntime;
@@ -9,6 +10,11 @@ export interface ClickToCallOptions {
   /** The subscribed connection: `uuid_exists` polls go through it. */
   mainEsl: EslClient;
   context: string;
+  /** Campaign dials: `--outbound-context` (routes the customer's number out) and `--campaign-context` (AMD, the queue). */
+  outboundContext?: string;
+  campaignContext?: string;
+  /** Where a campaign dial's answered channel is followed (AMD result, its queue visit). */
+  mapper?: FreeswitchMapper;
   pollMs?: number;
   now?: () => number;
   /** A watched call ended (its channel is gone). */
@@ -32,6 +38,8 @@ export class ClickToCall {
   private readonly channels = new Map<string, string>();
   /** Queue calls taken over: out of mod_callcenter's hands, watched until their channel is gone. */
   private readonly watched = new Map<string, string>();
+  /** Answered campaign dials not (yet) in a queue: callId → channel; their end outside mod_callcenter is seen here. */
+  private readonly dialling = new Map<string, string>();
   /** The next check, when one is due: checks run one at a time, each scheduled after the last one ends. */
   private timer: NodeJS.Timeout | null = null;
   private checking = false;
@@ -41,7 +49,7 @@ export class ClickToCall {
 
   /** Whether this call's end is seen here (a click-to-call, or a call taken over), not through mod_callcenter. */
   owns(callId: string): boolean {
-    return this.channels.has(callId) || this.watched.has(callId);
+    return this.channels.has(callId) || this.watched.has(callId) || this.dialling.has(callId);
   }
 
   /** After a takeover the caller's channel has left the queue: its end is seen by `uuid_exists`. */
@@ -109,6 +117,78 @@ export class ClickToCall {
     }
   }
 
+  /**
+   * A campaign's call.originate (PRODUCT.md §13): the customer first (campaignOriginateCommand), on a
+   * connection of its own as `originate` blocks until the customer answers or the attempt fails.
+   * `call.dialing` when it starts; `+OK <uuid>`: answered (call.connected human without AMD, else the
+   * dialplan's cc::amd event says); `-ERR <cause>`: call.ended with hangupCauseReason's reason.
+   */
+  async dial(cmd: OriginateCommand & { campaignId: string; groupId: number; ringSecs: number }): Promise<void> {
+    const rt = this.opts.runtime;
+    const now = this.opts.now ?? Date.now;
+    const agentId = cmd.agentId as number | undefined;
+    const ev = (type: string, extra: Partial<SwitchEvent> = {}): SwitchEvent => ({
+      eventId: switchEventId('fs', cmd.callId, `dial-${type}`, typeof extra.reason === 'string' ? extra.reason : undefined),
+      type,
+      ts: now() / 1000,
+      callId: cmd.callId,
+      ...extra,
+    });
+    rt.forward(ev('call.dialing', { direction: 'outbound', campaignId: cmd.campaignId, caller: cmd.customer, ...(cmd.did ? { did: cmd.did } : {}) }));
+    let command: string;
+    try {
+      let queue = rt.mapper.queuesOf(cmd.groupId)[0];
+      let ext = agentId === undefined ? undefined : rt.mapper.extensionOf(agentId);
+      if (queue === undefined || (agentId !== undefined && ext === undefined)) {
+        await rt.refresh();
+        queue = rt.mapper.queuesOf(cmd.groupId)[0];
+        ext = agentId === undefined ? undefined : rt.mapper.extensionOf(agentId);
+      }
+      if (queue === undefined) throw new Error(`group ${cmd.groupId} has no mod_callcenter queue`);
+      command = campaignOriginateCommand({
+        callId: cmd.callId,
+        campaignId: cmd.campaignId,
+        groupId: cmd.groupId,
+        queue,
+        customer: cmd.customer,
+        did: cmd.did,
+        ringSecs: cmd.ringSecs,
+        amd: cmd.amd === true,
+        machineAction: cmd.machineAction ?? 'hangup',
+        ...(agentId !== undefined && ext !== undefined ? { agent: { extension: ext, agentId } } : {}),
+        outboundContext: this.opts.outboundContext ?? 'default',
+        campaignContext: this.opts.campaignContext ?? 'cc_campaign',
+      });
+    } catch (err) {
+      rt.forward(ev('call.ended', { reason: 'failed' }));
+      throw err;
+    }
+    let answer: string;
+    try {
+      answer = await this.once(command);
+    } catch (err) {
+      answer = `-ERR ${(err as Error).message}`;
+    }
+    if (!apiSucceeded(answer)) {
+      rt.forward(ev('call.ended', { reason: hangupCauseReason(answer) }));
+      rt.log(`freeswitch: campaign dial ${cmd.callId} to ${cmd.customer}: ${answer.trim()}`);
+      return;
+    }
+    const uuid = answer.trim().split(/\s+/)[1] ?? '';
+    this.opts.mapper?.dials.set(uuid, {
+      callId: cmd.callId,
+      campaignId: cmd.campaignId,
+      customer: cmd.customer,
+      did: cmd.did,
+      groupId: cmd.groupId,
+      amd: cmd.amd === true,
+      ...(cmd.amd === true ? {} : { connected: 'human' as const }),
+    });
+    if (cmd.amd !== true) rt.forward(ev('call.connected', { answeredBy: 'human' }));
+    this.dialling.set(cmd.callId, uuid);
+    this.poll();
+  }
+
   /** One command on a connection of its own. */
   private async once(command: string): Promise<string> {
     const { esl, eslPassword } = this.opts.esl;
@@ -142,7 +222,7 @@ export class ClickToCall {
    */
   private poll(): void {
     if (this.stopped || this.checking || this.timer) return;
-    if (this.channels.size === 0 && this.watched.size === 0) return;
+    if (this.channels.size === 0 && this.watched.size === 0 && this.dialling.size === 0) return;
     this.timer = setTimeout(() => {
       this.timer = null;
       this.checking = true;
@@ -158,6 +238,26 @@ export class ClickToCall {
 
   private async check(): Promise<void> {
     const rt = this.opts.runtime;
+    // Campaign dials: once in a queue mod_callcenter's events end them; before that (AMD, a machine hung up) the channel's end does.
+    for (const [callId, uuid] of this.dialling) {
+      const d = this.opts.mapper?.dials.get(uuid);
+      if (!d || d.queued) {
+        this.dialling.delete(callId);
+        continue;
+      }
+      if (!this.opts.mainEsl.isReady) continue;
+      const exists = (await this.opts.mainEsl.api(`uuid_exists ${uuid}`).catch(() => 'true')).trim();
+      if (exists !== 'false') continue;
+      this.dialling.delete(callId);
+      this.opts.mapper?.forget(callId);
+      rt.forward({
+        eventId: switchEventId('fs', callId, 'dial-call.ended'),
+        type: 'call.ended',
+        ts: (this.opts.now ?? Date.now)() / 1000,
+        callId,
+        reason: d.connected === 'machine' ? 'machine' : 'abandoned',
+      });
+    }
     for (const [map, kind] of [
       [this.channels, 'ctc'],
       [this.watched, 'taken'],
