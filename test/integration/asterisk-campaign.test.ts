@@ -76,6 +76,21 @@ async function call(h: Harness, accountId: number, callId: string): Promise<Row 
   return h.db.get<Row>('SELECT outcome, direction, answered_by, group_id FROM calls WHERE account_id = $1 AND call_id = $2', [accountId, callId]);
 }
 
+/** report/campaign's figures over the test's dials, summed over its campaigns (PRODUCT.md §11, §13). */
+async function figures(h: Harness, ssid: string, from: number): Promise<Record<string, number>> {
+  const res = await h.post<{ data: Row[] }>('/api/v2/report/campaign', {
+    ssid,
+    from: Math.floor(from) - 60,
+    to: Math.floor(h.clock.now() / 1000) + 60,
+    interval: 'total',
+  });
+  expect(res.body.status, JSON.stringify(res.body)).toBe('success');
+  const sum: Record<string, number> = {};
+  for (const r of res.body.data)
+    for (const k of ['dialled', 'humanAnswered', 'machine', 'noAnswer', 'busy', 'failed', 'connected', 'abandoned']) sum[k] = (sum[k] ?? 0) + Number(r[k]);
+  return sum;
+}
+
 forEachDatabase('connect asterisk: campaign dials (customer first, AMD, the queue)', (use) => {
   it('the Originate of a campaign dial: every field; a person answers (AMD HUMAN), queues, an agent takes it; a replay after a reconnect counts once', async () => {
     const h = use();
@@ -176,6 +191,8 @@ forEachDatabase('connect asterisk: campaign dials (customer first, AMD, the queu
       await sw.sync();
       expect(await dial(h, m.callId)).toMatchObject({ answered_by: 'machine', outcome: 'machine' });
       expect(await queueCalls(h, sw.t.ssid)).toEqual([]);
+      // The person taken by an agent and the machine, in the campaign figures.
+      expect(await figures(h, sw.t.ssid, T)).toMatchObject({ dialled: 2, humanAnswered: 1, machine: 1, connected: 1, abandoned: 0 });
     } finally {
       await sw.stop();
     }
@@ -196,6 +213,7 @@ forEachDatabase('connect asterisk: campaign dials (customer first, AMD, the queu
         await sw.sync();
         expect(await dial(h, d.callId)).toMatchObject({ outcome, answered_by: null });
       }
+      expect(await figures(h, sw.t.ssid, T)).toMatchObject({ dialled: 3, humanAnswered: 0, machine: 0, noAnswer: 1, busy: 1, failed: 1, connected: 0 });
       expect(await queueCalls(h, sw.t.ssid)).toEqual([]);
       expect(sw.rt.health.rejected).toBe(0);
     } finally {

@@ -54,6 +54,21 @@ function amdEvent(s: Scene, sec: number, uuid: string, callId: string, result: s
   return eventFrame(headers);
 }
 
+/** report/campaign's figures over the test's dials, summed over its campaigns (PRODUCT.md §11, §13). */
+async function figures(h: Harness, ssid: string, from: number): Promise<Record<string, number>> {
+  const res = await h.post<{ data: Row[] }>('/api/v2/report/campaign', {
+    ssid,
+    from: Math.floor(from) - 60,
+    to: Math.floor(h.clock.now() / 1000) + 60,
+    interval: 'total',
+  });
+  expect(res.body.status, JSON.stringify(res.body)).toBe('success');
+  const sum: Record<string, number> = {};
+  for (const r of res.body.data)
+    for (const k of ['dialled', 'humanAnswered', 'machine', 'noAnswer', 'busy', 'failed', 'connected', 'abandoned']) sum[k] = (sum[k] ?? 0) + Number(r[k]);
+  return sum;
+}
+
 forEachDatabase('connect freeswitch: campaign dials (customer first, AMD, mod_callcenter)', (use) => {
   it('the originate of a campaign dial; a person answers, queues, an agent takes it; a replay after a reconnect counts once', async () => {
     const s = await scene(use());
@@ -94,6 +109,7 @@ forEachDatabase('connect freeswitch: campaign dials (customer first, AMD, mod_ca
     expect((await count(s)).data.calls).toEqual([]);
     const call = await s.h.db.get<Row>('SELECT outcome, direction FROM calls WHERE call_id = $1', [d.callId]);
     expect(call).toMatchObject({ outcome: 'completed', direction: 'outbound' });
+    expect(await figures(s.h, s.ssid, s.t0)).toMatchObject({ dialled: 1, humanAnswered: 1, connected: 1, machine: 0, abandoned: 0 });
     expect(s.conn.runtime.health.rejected).toBe(0);
   });
 
@@ -121,6 +137,7 @@ forEachDatabase('connect freeswitch: campaign dials (customer first, AMD, mod_ca
       expect(await dial(s.h, d.callId)).toMatchObject({ outcome, answered_by: null });
     }
     expect((await count(s)).data.calls).toEqual([]);
+    expect(await figures(s.h, s.ssid, s.t0)).toMatchObject({ dialled: 4, humanAnswered: 0, machine: 1, busy: 1, noAnswer: 1, failed: 1, connected: 0 });
     expect(s.conn.runtime.health.rejected).toBe(0);
   });
 });
