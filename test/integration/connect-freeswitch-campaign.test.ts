@@ -3,7 +3,7 @@ import { baseHeaders, eventFrame } from '../helpers/fake-esl.js';
 import { forEachDatabase, type Harness } from '../helpers/harness.js';
 import { closeReaders } from '../helpers/sse.js';
 import { ALL_DAY, createList, op, tick } from './campaigns.fixtures.js';
-import { cc, count, queued, scene, stopAll, U1, U2, us, waitFor, type Scene } from './connect-freeswitch.fixtures.js';
+import { cc, count, queued, scene, stopAll, U1, U2, U3, us, waitFor, type Scene } from './connect-freeswitch.fixtures.js';
 
 /*
  * Campaign dials placed by the FreeSWITCH connector (PRODUCT.md §13; docs/freeswitch.md "Outbound
@@ -67,6 +67,12 @@ async function figures(h: Harness, ssid: string, from: number): Promise<Record<s
   for (const r of res.body.data)
     for (const k of ['dialled', 'humanAnswered', 'machine', 'noAnswer', 'busy', 'failed', 'connected', 'abandoned']) sum[k] = (sum[k] ?? 0) + Number(r[k]);
   return sum;
+}
+
+function agentEvent(s: Scene, sec: number, uuid: string, callId: string, state: string): string {
+  const headers = baseHeaders('CUSTOM', us(s, sec));
+  headers.push(['Event-Subclass', 'cc::agent'], ['Unique-ID', uuid], ['cc_call_id', callId], ['cc_state', state]);
+  return eventFrame(headers);
 }
 
 forEachDatabase('connect freeswitch: campaign dials (customer first, AMD, mod_callcenter)', (use) => {
@@ -138,6 +144,27 @@ forEachDatabase('connect freeswitch: campaign dials (customer first, AMD, mod_ca
     }
     expect((await count(s)).data.calls).toEqual([]);
     expect(await figures(s.h, s.ssid, s.t0)).toMatchObject({ dialled: 4, humanAnswered: 0, machine: 1, busy: 1, noAnswer: 1, failed: 1, connected: 0 });
+    expect(s.conn.runtime.health.rejected).toBe(0);
+  });
+
+  it('progressive / preview: the dialplan bridges the customer to the reserved agent (cc::agent ringing, answered); the channel gone ends it completed', async () => {
+    const s = await scene(use());
+    s.fake.api.set(`uuid_exists ${U3}`, 'true\n');
+    const d = await dialOne(s, `+OK ${U3}\n`);
+    const ext = /cc_agent=(\d+)/.exec(d.command)![1]!;
+    const agentId = ext === '5001' ? s.a1 : s.a2;
+    await waitFor(() => s.conn.ctc.owns(d.callId), 'the dial followed');
+    await s.play(agentEvent(s, 3, U3, d.callId, 'ringing'), agentEvent(s, 5, U3, d.callId, 'answered'));
+    expect((await count(s)).data.calls).toEqual([
+      expect.objectContaining({ callId: d.callId, state: 'connected', agentId, direction: 'outbound', groupId: s.g }),
+    ]);
+    s.fake.api.set(`uuid_exists ${U3}`, 'false\n');
+    await waitFor(() => !s.conn.ctc.owns(d.callId), 'the end');
+    await s.conn.settle();
+    expect((await count(s)).data.calls).toEqual([]);
+    expect(await dial(s.h, d.callId)).toMatchObject({ answered_by: 'human', agent_id: agentId });
+    const call = await s.h.db.get<Row>('SELECT outcome, direction FROM calls WHERE call_id = $1', [d.callId]);
+    expect(call).toMatchObject({ outcome: 'completed', direction: 'outbound' });
     expect(s.conn.runtime.health.rejected).toBe(0);
   });
 });

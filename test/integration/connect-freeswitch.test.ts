@@ -39,7 +39,7 @@ afterEach(stopAll);
 forEachDatabase('callcenter connect freeswitch: mod_callcenter through the event socket', (use) => {
   it('an answered call after a failed offer, with hold: live state, queue/count and analysis/hits', async () => {
     const s = await scene(use());
-    expect(s.fake.commands.slice(0, 2)).toEqual(['auth ClueCon', 'event plain CHANNEL_HOLD CHANNEL_UNHOLD CUSTOM callcenter::info cc::amd']);
+    expect(s.fake.commands.slice(0, 2)).toEqual(['auth ClueCon', 'event plain CHANNEL_HOLD CHANNEL_UNHOLD CUSTOM callcenter::info cc::amd cc::agent']);
     // The first reconciliation logged in the two agents the switch reports Available.
     expect((await live(s)).lA).toBe(2);
 

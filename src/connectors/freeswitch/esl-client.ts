@@ -1,9 +1,9 @@
 import { connect, type Socket } from 'node:net';
 import { EslDecoder, parseEventPlain, type EslEvent, type EslMessage } from './esl-framing.js';
 
-/** What `event plain …` subscribes to: mod_callcenter's events, the hold events of every channel, the campaign dialplan's AMD result (cc::amd). */
+/** What `event plain …` subscribes to: mod_callcenter's events, the hold events of every channel, the campaign dialplan's AMD result (cc::amd) and reserved agent's leg (cc::agent). */
 // CUSTOM last: mod_event_socket reads every word after CUSTOM as a subclass (a CHANNEL_HOLD after it would be one).
-export const ESL_SUBSCRIPTION = 'CHANNEL_HOLD CHANNEL_UNHOLD CUSTOM callcenter::info cc::amd';
+export const ESL_SUBSCRIPTION = 'CHANNEL_HOLD CHANNEL_UNHOLD CUSTOM callcenter::info cc::amd cc::agent';
 
 export interface EslClientOptions {
   host: string;

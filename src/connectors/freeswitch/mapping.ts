@@ -72,6 +72,12 @@ export interface CampaignDial {
   amd: boolean;
   connected?: 'human' | 'machine';
   queued?: boolean;
+  /** Progressive / preview: the reserved agent the dialplan bridges (`cc_agent`), reported by its `cc::agent` events. */
+  agentId?: number;
+  /** That agent's ring: 'ringing', then 'answered' (or back to undefined when missed). */
+  agentLeg?: 'ringing' | 'answered';
+  /** The agent's call.queued was sent. */
+  offered?: boolean;
 }
 
 export class FreeswitchMapper {
@@ -109,6 +115,7 @@ export class FreeswitchMapper {
     const name = ev.headers.get('Event-Name');
     if (name === 'CHANNEL_HOLD' || name === 'CHANNEL_UNHOLD') return this.hold(ev, name === 'CHANNEL_HOLD');
     if (name === 'CUSTOM' && ev.headers.get('Event-Subclass') === 'cc::amd') return this.amd(ev);
+    if (name === 'CUSTOM' && ev.headers.get('Event-Subclass') === 'cc::agent') return this.agentLeg(ev);
     if (name !== 'CUSTOM' || ev.headers.get('Event-Subclass') !== 'callcenter::info') return [];
     const h = (k: string) => ev.headers.get(k) ?? '';
     const action = h('CC-Action');
@@ -235,6 +242,53 @@ export class FreeswitchMapper {
         answeredBy: dial.connected,
       },
     ];
+  }
+
+  /**
+   * Progressive / preview: the campaign dialplan bridges the customer to the reserved agent and says
+   * so with `cc::agent` events (`cc_state` ringing before the bridge, answered from the agent's leg
+   * on answer, missed when the bridge failed) → call.queued + call.ringing, call.answered, call.missed.
+   */
+  private agentLeg(ev: EslEvent): IngestEvent[] {
+    const h = (k: string) => ev.headers.get(k) ?? '';
+    const callId = h('cc_call_id') || h('variable_cc_call_id');
+    const dial = this.dials.get(h('Unique-ID')) ?? [...this.dials.values()].find((d) => d.callId === callId);
+    if (!dial || dial.agentId === undefined || dial.queued) return [];
+    const state = h('cc_state');
+    const micros = h('Event-Date-Timestamp');
+    const ts = eventSeconds(ev, this.now);
+    const agentId = dial.agentId;
+    const base = (type: string, what: string): IngestEvent => ({
+      eventId: ['fs', dial.callId, 'agent', what, micros].join(':'),
+      type,
+      ts,
+      callId: dial.callId,
+    });
+    if (state === 'ringing' && dial.agentLeg === undefined) {
+      dial.agentLeg = 'ringing';
+      const out: IngestEvent[] = [];
+      if (!dial.offered) {
+        dial.offered = true;
+        out.push({
+          ...base('call.queued', 'queued'),
+          groupId: dial.groupId,
+          direction: 'outbound',
+          campaignId: dial.campaignId,
+          caller: dial.customer,
+          ...(dial.did ? { did: dial.did } : {}),
+        });
+      }
+      return [...out, { ...base('call.ringing', 'ringing'), agentId }];
+    }
+    if (state === 'answered' && dial.agentLeg === 'ringing') {
+      dial.agentLeg = 'answered';
+      return [{ ...base('call.answered', 'answered'), agentId }];
+    }
+    if (state === 'missed' && dial.agentLeg === 'ringing') {
+      dial.agentLeg = undefined;
+      return [{ ...base('call.missed', 'missed'), agentId }];
+    }
+    return [];
   }
 
   private hold(ev: EslEvent, on: boolean): IngestEvent[] {

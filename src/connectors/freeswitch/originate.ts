@@ -183,6 +183,7 @@ export class ClickToCall {
       groupId: cmd.groupId,
       amd: cmd.amd === true,
       ...(cmd.amd === true ? {} : { connected: 'human' as const }),
+      ...(agentId !== undefined ? { agentId } : {}),
     });
     if (cmd.amd !== true) rt.forward(ev('call.connected', { answeredBy: 'human' }));
     this.dialling.set(cmd.callId, uuid);
@@ -250,12 +251,16 @@ export class ClickToCall {
       if (exists !== 'false') continue;
       this.dialling.delete(callId);
       this.opts.mapper?.forget(callId);
+      const ts = (this.opts.now ?? Date.now)() / 1000;
+      // The reserved agent still ringing when the customer left: that ring ends unanswered first.
+      if (d.agentLeg === 'ringing' && d.agentId !== undefined)
+        rt.forward({ eventId: switchEventId('fs', callId, 'dial-call.missed'), type: 'call.missed', ts, callId, agentId: d.agentId });
       rt.forward({
         eventId: switchEventId('fs', callId, 'dial-call.ended'),
         type: 'call.ended',
-        ts: (this.opts.now ?? Date.now)() / 1000,
+        ts,
         callId,
-        reason: d.connected === 'machine' ? 'machine' : 'abandoned',
+        reason: d.agentLeg === 'answered' ? 'completed' : d.connected === 'machine' ? 'machine' : 'abandoned',
       });
     }
     for (const [map, kind] of [
