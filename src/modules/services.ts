@@ -79,7 +79,6 @@ export function buildServices(ctx: AppContext) {
   // Agent state spans closed at ingest feed the report roll-ups' agent time, and campaign calls' wrap-up (report/campaign's aht).
   const events = new EventsService(ctx, { accounts, history, agentTime: allAgentTime(new ReportAgentTimeSink(), new CampaignWrapSink()) });
   const live = new LiveService(ctx, { accounts, groups, liveState });
-  const queue = new QueueService(ctx, { liveState, history, events, live });
   const routing = new RoutingService(directory, liveState, dids, groups);
   const switches = new SwitchService(db, { clock, agents, groups, dids, liveState, events, accounts });
   const callReports = new CallReportService({ db, clock, recordingsDir: config.recordingsDir, accounts, agents, history });
@@ -119,7 +118,7 @@ export function buildServices(ctx: AppContext) {
   const campaignCalls = new CampaignCallsService(db, { clock, dialer, accounts, agents, liveState, dnc, lists: contactLists });
   // queue/count's campId[] and report/campaign count the dials, not the queue.
   const campaignFigures = new CampaignFiguresService(db, { clock, accounts, lists: contactLists, reports });
-  queue.campaignCounts = (accountId, since, now) => campaignFigures.campIdCounts(accountId, since, now);
+  const queue = new QueueService(ctx, { liveState, history, events, live, campaigns: campaignFigures });
   // Push reports and call reports of campaign calls name the campaign, the disposition, the attempt before and the contact.
   const obdReports = new ObdReports(contactLists);
   callReports.obd = obdReports;

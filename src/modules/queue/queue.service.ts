@@ -12,7 +12,10 @@ import { withPreserialized } from '../../http/envelope.js';
 import { CoalescedRead } from '../../cache/coalesced-read.js';
 import { ViewCache } from '../../cache/view-cache.js';
 import { liveCallView, queueStats } from './queue.stats.js';
-import type { CampIdRow } from '../campaign/campaign-figures.service.js';
+import type { CampaignFiguresService } from '../campaign/campaign-figures.service.js';
+
+/** What queue/count asks of the campaign module. */
+type CampaignCounts = Pick<CampaignFiguresService, 'campIdCounts'>;
 
 export const DEFAULT_WINDOW = 300;
 const LIST_LOCK_MS = 30_000;
@@ -87,13 +90,14 @@ export class QueueService {
   /** One sequence read shared by the requests of a moment (each still sees every earlier event). */
   private readonly sequences: CoalescedRead<number, string>;
   private readonly agentsView: LiveService;
-  /** `data.campId[]` (PRODUCT.md §13): the campaign module's figures of the dials, set by the composition root. */
-  campaignCounts: ((accountId: number, since: number, now: number) => Promise<CampIdRow[]>) | null = null;
+  /** `data.campId[]` (PRODUCT.md §13): the campaign module's figures of the dials. */
+  private readonly campaigns: CampaignCounts;
 
   constructor(
     private readonly ctx: AppContext,
-    deps: { liveState: LiveStateService; history: CallHistoryService; events: EventsService; live: LiveService },
+    deps: { liveState: LiveStateService; history: CallHistoryService; events: EventsService; live: LiveService; campaigns: CampaignCounts },
   ) {
+    this.campaigns = deps.campaigns;
     this.live = deps.liveState;
     this.history = deps.history;
     this.events = deps.events;
@@ -134,7 +138,7 @@ export class QueueService {
 
   private async computeCount(principal: Principal, window: number) {
     const { seq, now, live, stats: s } = await this.stats(principal.accountId, window);
-    const campId = this.campaignCounts ? await this.campaignCounts(principal.accountId, now - window, now) : [];
+    const campId = await this.campaigns.campIdCounts(principal.accountId, now - window, now);
     return {
       lstSync: String(seq),
       window,
