@@ -19,6 +19,7 @@ import { Admission } from './http/admission.js';
 import { RequestLimits } from './http/request-limits.js';
 import { CODE_KEYWORDS } from './http/validation.js';
 import { allOperations, MODULE_TAGS } from './modules/index.js';
+import { AuditService } from './modules/audit/audit.service.js';
 import { buildServices, type Services } from './modules/services.js';
 import { registerStream } from './modules/events/stream.js';
 import { clickToCallV3 } from './modules/switch/clicktocall-v3.js';
@@ -88,7 +89,9 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   // sends a Buffer payload as it is; its serializer type only admits strings.
   app.setSerializerCompiler(() => (data) => ((data as Record<symbol, Buffer | string>)[PRESERIALIZED] as unknown as string) ?? JSON.stringify(data));
 
-  const auth = new AuthService(db, clock, config.sessionTtlSeconds * 1000, config.login);
+  // Lockouts and logins after failures are audit records (PRODUCT.md §4, §12): the trail exists before the credentials.
+  const audit = new AuditService(db, clock);
+  const auth = new AuthService(db, clock, config.sessionTtlSeconds * 1000, config.login, (e) => audit.recordLogin(e));
   await auth.start();
   app.addHook('onClose', async () => auth.stop());
   // The one admission path of every surface (PRODUCT.md §4), with this node's request limits.
@@ -153,7 +156,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   installWallboard(app);
   installApp(app);
 
-  const services = buildServices(ctx);
+  const services = buildServices(ctx, { audit });
   metrics.watchCaches(() => ({ ...services.analysis.cacheUse(), ...services.reports.cacheUse() }));
   metrics.watchChunks(() => services.chunks.refused);
   for (const op of allOperations(services)) {

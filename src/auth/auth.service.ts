@@ -30,6 +30,9 @@ const UNKNOWN_MS = 60_000;
 /** Unknown credentials remembered at most: the oldest is forgotten first, so a flood of new ones holds bounded memory. */
 const UNKNOWN_MAX = 10_000;
 /** PRODUCT.md §4's defaults (config: LOGIN_*). */
+/** Receives lockouts and logins after failures (PRODUCT.md §4, §12). */
+export type LoginEventSink = (e: LoginEvent & { accountId: number | null; agentId: number | null }) => Promise<void>;
+
 const DEFAULT_LOGIN_RULES: LoginProtection = {
   userFailures: 5,
   ipFailures: 100,
@@ -55,15 +58,17 @@ export class AuthService {
   private retry: NodeJS.Timeout | undefined;
 
   readonly guard: LoginGuard;
-  /** Where lockouts and logins after failures are reported (the audit trail, wired by the composition root). */
-  onLoginEvent: ((e: LoginEvent & { accountId: number | null; agentId: number | null }) => Promise<void>) | null = null;
+  /** Where lockouts and logins after failures are reported (the audit trail: src/app.ts). */
+  private readonly onLoginEvent: LoginEventSink | null;
 
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly sessionTtlMs: number,
     loginRules: LoginProtection = DEFAULT_LOGIN_RULES,
+    loginEvents: LoginEventSink | null = null,
   ) {
+    this.onLoginEvent = loginEvents;
     this.repo = new AuthRepository(db);
     this.guard = new LoginGuard(db, clock, loginRules);
   }

@@ -52,11 +52,10 @@ import { WebhookService } from './webhook/webhook.service.js';
  * built here: a repository is a view of one tenant in one transaction
  * (`new XRepository(tenant(tx, accountId))`), made by its own service per call.
  */
-export function buildServices(ctx: AppContext) {
+export function buildServices(ctx: AppContext, built: { audit: AuditService }) {
   const { db, clock, auth, config } = ctx;
-  const audit = new AuditService(db, clock);
-  // Lockouts and logins after failures are audit records (PRODUCT.md §4, §12).
-  auth.onLoginEvent = (e) => audit.recordLogin(e);
+  // Built with the credentials (src/app.ts): lockouts and logins after failures are audit records.
+  const { audit } = built;
   const accounts = new AccountService(db, clock);
   const dids = new DidService(db, clock);
   const groups = new GroupService(db, clock);
@@ -70,25 +69,44 @@ export function buildServices(ctx: AppContext) {
   const sticky = new StickyService(db, clock, { agents, groups, dids });
   const directory = new DirectoryService(db, { dnc, blacklist, sticky });
   // The call history's one writer; finished calls reach the analysis and report roll-ups and the webhook outbox through its sinks.
-  const webhookSink = new WebhookSink(clock);
+  // Outbound campaigns' contact lists: contactList/delete is refused while a campaign that is not stopped or completed dials the list.
+  const contactLists: ContactListService = new ContactListService(db, clock, {
+    listInUse: async (accountId, clId) => {
+      const campaignId = await campaigns.listInUse(accountId, clId);
+      return campaignId === null ? null : String(campaignId);
+    },
+  });
+  // Push reports and call reports of campaign calls name the campaign, the disposition, the attempt before and the contact.
+  const obdReports = new ObdReports(contactLists);
+  const webhookSink = new WebhookSink({
+    clock,
+    onQueued: () => webhookWorker.nudge(),
+    // A campaign call an agent answered is reported once its disposition is set (or the service's `completed`, 10 minutes on).
+    held: { hold: (tx, accountId, callIds) => obdReports.held(tx, accountId, callIds), holdMs: (DISPOSITION_WAIT_SECS + 120) * 1000 },
+  });
   const history = new CallHistoryService(db, allSinks(new RollupSink(), new ReportCallSink(), webhookSink));
   // The one pool large answers (analysis, reports) are written in; GET /metrics reads its refusals.
   const chunks = new ChunkPool({ poison: config.poisonReleasedChunks });
   const analysis = new AnalysisService(db, accounts, config.analysisCacheBytes, clock, chunks);
   const liveState = new LiveStateService(db);
   // Agent state spans closed at ingest feed the report roll-ups' agent time, and campaign calls' wrap-up (report/campaign's aht).
-  const events = new EventsService(ctx, { accounts, history, agentTime: allAgentTime(new ReportAgentTimeSink(), new CampaignWrapSink()) });
+  // Campaign calls' events reach the dialer's outcomes in the ingest transaction.
+  const events = new EventsService(ctx, {
+    accounts,
+    history,
+    agentTime: allAgentTime(new ReportAgentTimeSink(), new CampaignWrapSink()),
+    outbound: new CampaignOutcomes(history),
+  });
   const live = new LiveService(ctx, { accounts, groups, liveState });
   const routing = new RoutingService(directory, liveState, dids, groups);
   const switches = new SwitchService(db, { clock, agents, groups, dids, liveState, events, accounts });
-  const callReports = new CallReportService({ db, clock, recordingsDir: config.recordingsDir, accounts, agents, history });
+  const callReports = new CallReportService({ db, clock, recordingsDir: config.recordingsDir, accounts, agents, history, obd: obdReports });
   const webhookHttp = new WebhookHttp(config.webhookAllowPrivate, config.webhookTimeoutMs);
   const webhookWorker = new DeliveryWorker(db, clock, ctx.log, webhookHttp, callReports, {
     batch: 200,
     leaseMs: config.webhookTimeoutMs + 5_000,
     pollMs: 500,
   });
-  webhookSink.onQueued = () => webhookWorker.nudge();
   const webhooks = new WebhookService(db, clock, webhookHttp, webhookWorker, config.webhookAllowPrivate);
   const reports = new ReportService(db, { accounts, groups }, config.reportCacheBytes, chunks);
   const staffing = new StaffingService({ accounts, groups, reports, clock });
@@ -103,31 +121,28 @@ export function buildServices(ctx: AppContext) {
     pauseMs: config.retentionPauseMs,
   });
   const hourGrids = new HourGridJob(db, clock, accounts, ctx.log);
-  // Outbound campaigns' contact lists; `listInUse` (contactList/delete's 1000) is wired to the campaigns just below.
-  const contactLists = new ContactListService(db, clock);
   const campaigns = new CampaignService(db, { clock, groups, dids, lists: contactLists });
-  // contactList/delete is refused while a campaign that is not stopped or completed dials the list.
-  contactLists.listInUse = async (accountId, clId) => {
-    const campaignId = await campaigns.listInUse(accountId, clId);
-    return campaignId === null ? null : String(campaignId);
-  };
-  // Campaign calls' events reach the dialer's outcomes in the ingest transaction.
-  events.outbound = new CampaignOutcomes(history);
-  const dialer = new Dialer({ db, clock, log: ctx.log, events, accounts, agents, liveState, dnc, blacklist, contacts, lists: contactLists });
+  // A disposition makes the push report held for it due.
+  const released = (accountId: number, callId: string) => webhooks.release(accountId, callId);
+  const dialer = new Dialer({
+    db,
+    clock,
+    log: ctx.log,
+    events,
+    accounts,
+    agents,
+    liveState,
+    dnc,
+    blacklist,
+    contacts,
+    lists: contactLists,
+    onDisposed: released,
+  });
   const dialerWorker = new DialerWorker(db, clock, ctx.log, dialer);
-  const campaignCalls = new CampaignCallsService(db, { clock, dialer, accounts, agents, liveState, dnc, lists: contactLists });
+  const campaignCalls = new CampaignCallsService(db, { clock, dialer, accounts, agents, liveState, dnc, lists: contactLists, onDisposed: released });
   // queue/count's campId[] and report/campaign count the dials, not the queue.
   const campaignFigures = new CampaignFiguresService(db, { clock, accounts, lists: contactLists, reports });
   const queue = new QueueService(ctx, { liveState, history, events, live, campaigns: campaignFigures });
-  // Push reports and call reports of campaign calls name the campaign, the disposition, the attempt before and the contact.
-  const obdReports = new ObdReports(contactLists);
-  callReports.obd = obdReports;
-  // A campaign call an agent answered is reported once its disposition is set (or the service's `completed`, 10 minutes on).
-  webhookSink.hold = (tx, accountId, callIds) => obdReports.held(tx, accountId, callIds);
-  webhookSink.holdMs = (DISPOSITION_WAIT_SECS + 120) * 1000;
-  const released = (accountId: number, callId: string) => webhooks.release(accountId, callId);
-  campaignCalls.onDisposed = released;
-  dialer.onDisposed = released;
   return {
     auth,
     audit,

@@ -28,6 +28,8 @@ export interface CallReportDeps {
   accounts: AccountService;
   agents: AgentService;
   history: CallHistoryService;
+  /** Campaign calls' facts, from the campaign module (absent: no call is a campaign call's). */
+  obd?: ObdPort;
 }
 
 /** CallReport/list's filters as sent (also the export's query parameters). */
@@ -81,11 +83,12 @@ function positiveId(v: string | number | undefined, name: string): number | unde
  */
 export class CallReportService {
   readonly tokens: RecordingTokens;
-  /** Campaign calls' facts (PRODUCT.md §13: campId, callDisposition, retryOf, contactListData), set by the composition root. */
-  obd: ObdPort | null = null;
+  /** Campaign calls' facts (PRODUCT.md §13: campId, callDisposition, retryOf, contactListData). */
+  private readonly obd: ObdPort | null;
 
   constructor(private readonly deps: CallReportDeps) {
     this.tokens = new RecordingTokens(deps.db);
+    this.obd = deps.obd ?? null;
   }
 
   /** The report of one finished call, or undefined when the call has not ended (or does not exist). */

@@ -29,9 +29,6 @@ export interface CampaignStatus {
  * skip), the disposition after a call, and campaign/status.
  */
 export class CampaignCallsService {
-  /** Told after a disposition was stored (a push report held for it is due: services.ts). */
-  onDisposed: ((accountId: number, callId: string) => Promise<void>) | null = null;
-
   constructor(
     private readonly db: Database,
     private readonly d: {
@@ -42,6 +39,8 @@ export class CampaignCallsService {
       liveState: LiveStateService;
       dnc: DncService;
       lists: ContactListsPort;
+      /** Told after a disposition was stored (a push report held for it is due). */
+      onDisposed: (accountId: number, callId: string) => Promise<void>;
     },
   ) {}
 
@@ -168,7 +167,7 @@ export class CampaignCallsService {
       // Set during the call: the contact stays in it until its end.
       if (inCall) await repo.keepInCall(call.campaign_id, call.contact_id, call.call_id);
     });
-    if (this.onDisposed) await this.onDisposed(accountId, call.call_id);
+    await this.d.onDisposed(accountId, call.call_id);
   }
 
   /** campaign/status (PRODUCT.md §13). */

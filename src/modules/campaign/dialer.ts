@@ -32,6 +32,8 @@ export interface DialerDeps {
   blacklist: BlacklistService;
   contacts: ContactService;
   lists: ContactListsPort;
+  /** Told after the service set a disposition (`completed`): a push report held for it is due. */
+  onDisposed: (accountId: number, callId: string) => Promise<void>;
 }
 
 /** Contacts read from the lists into the attempt table per tick, at most. */
@@ -69,9 +71,6 @@ export interface TickFigures {
  * lease and that no call to the number is in progress.
  */
 export class Dialer {
-  /** Told after the service set a disposition (`completed`): a push report held for it is due (services.ts). */
-  onDisposed: ((accountId: number, callId: string) => Promise<void>) | null = null;
-
   constructor(private readonly d: DialerDeps) {}
 
   private nowSec() {
@@ -161,7 +160,7 @@ export class Dialer {
         await r.dispose(u.call_id, 'completed', now, null);
         await r.afterCall(c.campaignId, Number(u.contact_id), { nextAt: now, done: true, awaiting: null, outcome: 'completed' });
       });
-      if (this.onDisposed) await this.onDisposed(accountId, u.call_id);
+      await this.d.onDisposed(accountId, u.call_id);
     }
     for (const p of await repo.obdPending(c.campaignId, 200)) {
       await this.d.contacts.setObd(accountId, p.number, p.disposition ?? p.outcome);

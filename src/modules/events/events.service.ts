@@ -134,13 +134,14 @@ export class EventsService {
   private readonly accounts: AccountService;
   private readonly history: CallHistoryService;
   private readonly agentTime: AgentTimeSink;
-  /** Set by the composition root once the campaign module exists. */
-  outbound: OutboundObserver | null = null;
+  /** Campaign calls' outcomes (the campaign module's observer), in the ingest transaction. */
+  private readonly outbound: OutboundObserver | null;
 
   constructor(
     private readonly ctx: AppContext,
-    deps: { accounts: AccountService; history: CallHistoryService; agentTime?: AgentTimeSink },
+    deps: { accounts: AccountService; history: CallHistoryService; agentTime?: AgentTimeSink; outbound?: OutboundObserver },
   ) {
+    this.outbound = deps.outbound ?? null;
     this.accounts = deps.accounts;
     this.history = deps.history;
     this.agentTime = deps.agentTime ?? NO_AGENT_TIME;

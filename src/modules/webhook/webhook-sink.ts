@@ -18,22 +18,30 @@ import { WebhookRepository } from './webhook.repository.js';
  * queues nothing: the call was reported (or not) when it ended, and a
  * subscription that became active since must not receive it.
  */
-export class WebhookSink implements CallRecordSink {
-  /** Told after rows were queued (the worker looks for due deliveries soon after). */
-  onQueued: () => void = () => undefined;
+/** Which of these calls' reports wait for a disposition. */
+export type HeldReports = (tx: Queryable, accountId: number, callIds: readonly string[]) => Promise<Set<string>>;
 
+export class WebhookSink implements CallRecordSink {
   /** Per transaction: the calls that left the history in it (the old versions of late corrections). */
   private readonly corrected = new WeakMap<Queryable, Set<string>>();
 
+  private readonly clock: Clock;
+  /** Told after rows were queued (the worker looks for due deliveries soon after). */
+  private readonly onQueued: () => void;
   /**
    * Calls whose report waits (a campaign call answered by an agent, until its
    * disposition: PRODUCT.md §13): queued due `holdMs` later, made due earlier
-   * by `WebhookService.release`. Set by the composition root.
+   * by `WebhookService.release`.
    */
-  hold: ((tx: Queryable, accountId: number, callIds: readonly string[]) => Promise<Set<string>>) | null = null;
-  holdMs = 0;
+  private readonly hold: HeldReports | null;
+  private readonly holdMs: number;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(deps: { clock: Clock; onQueued: () => void; held?: { hold: HeldReports; holdMs: number } }) {
+    this.clock = deps.clock;
+    this.onQueued = deps.onQueued;
+    this.hold = deps.held?.hold ?? null;
+    this.holdMs = deps.held?.holdMs ?? 0;
+  }
 
   async apply(tx: Queryable, accountId: number, records: readonly CallRecord[], sign: 1 | -1): Promise<void> {
     if (sign === -1) {
