@@ -11,4 +11,17 @@ export interface PageDef {
   load(): Promise<ComponentType>;
 }
 
-export const PAGES: PageDef[] = [];
+export const PAGES: PageDef[] = [
+  {
+    id: 'today',
+    title: 'Today',
+    allowed: (can) => can('queue.view') || can('agent.live') || can('analysis.view'),
+    load: () => import('./today.js').then((m) => m.TodayPage),
+  },
+  {
+    id: 'people',
+    title: 'People',
+    allowed: (can) => can('agent.view') || can('role.view') || can('number.manage'),
+    load: () => import('./people.js').then((m) => m.PeoplePage),
+  },
+];

@@ -17,7 +17,7 @@ const GENERAL: Record<number, string> = {
   429: 'Too many attempts. Wait a moment and try again.',
 };
 
-type Module = 'agent' | 'directory' | 'general';
+type Module = 'agent' | 'directory' | 'general' | 'group' | 'role' | 'did';
 
 /** Module codes: [sentence, field]. */
 const MODULE: Record<Module, Record<number, [string, string?]>> = {
@@ -33,6 +33,21 @@ const MODULE: Record<Module, Record<number, [string, string?]>> = {
     1515: ['This name is not valid.', 'name'],
     1516: ['This number is not one of the account’s DIDs (or not a valid DID).', 'did'],
     1519: ['The call password must be eight digits.', 'call_pass'],
+    1508: ['The status must be active or inactive.', 'status'],
+    1511: ['A working-time rule is not valid.', 'working'],
+    1513: ['The destination type must be MOBILE or SIP.', 'dest_type'],
+  },
+  // group/* answers the agent module's codes, with its own meaning of 1505 (an id already used).
+  group: {
+    1505: ['This group id is already used in the account.', 'groupId'],
+    1515: ['This name is not valid.', 'name'],
+  },
+  role: {
+    1503: ['There is no such role, or a permission is not one the service knows.', 'permissions'],
+    1508: ['The status must be active or inactive.', 'status'],
+  },
+  did: {
+    1516: ['This is not a number of 3 to 15 digits, or another account already has it.', 'did'],
   },
   directory: {
     1501: ['The sticky agent could not be set.', 'agentId'],
