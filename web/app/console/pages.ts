@@ -19,9 +19,33 @@ export const PAGES: PageDef[] = [
     load: () => import('./today.js').then((m) => m.TodayPage),
   },
   {
+    id: 'reports',
+    title: 'Reports',
+    allowed: (can) => can('analysis.view'),
+    load: () => import('./reports.js').then((m) => m.default),
+  },
+  {
+    id: 'calls',
+    title: 'Calls',
+    allowed: (can) => can('analysis.view'),
+    load: () => import('./calls.js').then((m) => m.default),
+  },
+  {
     id: 'people',
     title: 'People',
     allowed: (can) => can('agent.view') || can('role.view') || can('number.manage'),
     load: () => import('./people.js').then((m) => m.PeoplePage),
+  },
+  {
+    id: 'directory',
+    title: 'Directory',
+    allowed: (can) => can('directory.view') || can('dnc.manage') || can('blacklist.manage') || can('sticky.manage'),
+    load: () => import('./directory.js').then((m) => m.default),
+  },
+  {
+    id: 'campaigns',
+    title: 'Campaigns',
+    allowed: (can) => can('campaign.view') || can('campaign.manage'),
+    load: () => import('./campaigns.js').then((m) => m.default),
   },
 ];
