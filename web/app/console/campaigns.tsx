@@ -148,6 +148,7 @@ function CsvImport({ lists, reload }: { lists: ContactList[]; reload(): Promise<
   const [result, setResult] = useState<ImportResult | null>(null);
   const send = (ev: Event) => {
     ev.preventDefault();
+    // The select shows the first list until another is chosen.
     const list = clId || String(lists[0]?.clId ?? '');
     if (!file || !list) return setPhase('Choose a list and a CSV file.');
     setResult(null);
@@ -199,7 +200,7 @@ function CsvImport({ lists, reload }: { lists: ContactList[]; reload(): Promise<
       </p>
       <div class="field">
         <label for="import-list">List</label>
-        <select id="import-list" value={clId} onChange={(e) => setClId(e.currentTarget.value)}>
+        <select id="import-list" value={clId || String(lists[0]?.clId ?? '')} onChange={(e) => setClId(e.currentTarget.value)}>
           {lists.map((l) => (
             <option value={String(l.clId)}>{l.name}</option>
           ))}

@@ -102,7 +102,7 @@ function NumberPage({ number }: { number: string }) {
         <a href="#/directory">← Directory</a>
       </p>
       <h2 id="number-title">{number}</h2>
-      <div class="tiles">
+      <div class="tiles wide">
         {can('directory.view') && <ContactCard number={number} />}
         {(can('directory.view') || can('dnc.manage')) && <DncCard number={number} />}
         {can('blacklist.manage') && <BlacklistCard number={number} />}
