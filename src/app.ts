@@ -11,7 +11,7 @@ import { installBodyParsing } from './http/body.js';
 import { installCompression } from './http/compression.js';
 import { installCors } from './http/cors.js';
 import { installWriteBatching } from './http/write-batching.js';
-import { ErrorEnvelopeSchema, PRESERIALIZED } from './http/envelope.js';
+import { ErrorEnvelopeSchema } from './http/envelope.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { nameWildcards, SECURITY_SCHEMES, shareResponses } from './http/openapi.js';
 import { registerOperation } from './http/operation.js';
@@ -85,9 +85,8 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
     ajv: { customOptions: { coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, keywords: CODE_KEYWORDS } },
   });
-  // Some answers carry their JSON already, encoded or as text (http/envelope.ts, PRESERIALIZED). Fastify
-  // sends a Buffer payload as it is; its serializer type only admits strings.
-  app.setSerializerCompiler(() => (data) => ((data as Record<symbol, Buffer | string>)[PRESERIALIZED] as unknown as string) ?? JSON.stringify(data));
+  // Answers are checked against their schema in tests (http/send-answer.ts), not shaped by it: JSON as the handler built it.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   // Lockouts and logins after failures are audit records (PRODUCT.md §4, §12): the trail exists before the credentials.
   const audit = new AuditService(db, clock);

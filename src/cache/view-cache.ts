@@ -8,6 +8,10 @@
  * adds the agent and group-mapping counts and the default group, so a new,
  * deleted or re-mapped agent shows at once); changes of agents and roles drop
  * the account's entries through AuthService.onAccountChange (on every node).
+ *
+ * A computed view is frozen, deeply, before any request gets it: one object
+ * is answered to every request of its second (and its JSON encoded once for
+ * all of them, http/send-answer.ts), so no one may change it.
  */
 export class ViewCache<T> {
   private readonly entries = new Map<string, { seq: number | string; second: number; value: T }>();
@@ -37,6 +41,7 @@ export class ViewCache<T> {
       const generation = this.generation;
       pending = compute().then(
         (value) => {
+          deepFreeze(value);
           this.inflight.delete(id);
           if (generation === this.generation) this.set(key, seq, second, value);
           return value;
@@ -62,4 +67,12 @@ export class ViewCache<T> {
     if (this.entries.size >= this.max) this.entries.clear();
     this.entries.set(key, { seq, second, value });
   }
+}
+
+/** Freezes plain objects and arrays all the way down (a view's rows and counters). */
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  if (!Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
 }

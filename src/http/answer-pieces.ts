@@ -1,5 +1,5 @@
 /**
- * An answer gathered as pieces to send one after another (operation.ts
+ * An answer gathered as pieces to send one after another (send-answer.ts
  * `sendPieces`, streamed-answer.ts `sendCompressedPieces`). Spans of 1 kB and
  * more stay views of the bytes they were written in; smaller ones (key
  * headers, closing braces, a key's few buckets of a day) are copied together

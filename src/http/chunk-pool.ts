@@ -1,4 +1,4 @@
-import type { DataStream } from './envelope.js';
+import type { DataStream } from './answer.js';
 
 /** A chunk is handed over once it holds this much: big enough that a write per chunk costs little. */
 export const CHUNK = 64 * 1024;

@@ -1,11 +1,11 @@
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Permission } from '../auth/permissions.js';
 import type { Principal, PrincipalKind } from '../auth/principal.js';
 import { admissionHook, type Admission } from './admission.js';
-import { sendCompressedPieces, sendStreamed } from './streamed-answer.js';
-import { PRESERIALIZED, RAW_ANSWER, StreamedAnswer, successEnvelope } from './envelope.js';
+import { sendAnswer, type AnswerCheck } from './send-answer.js';
+import { successEnvelope } from './envelope.js';
 import { AppError, messageOf, type CatalogueModule } from '../errors/catalogue.js';
 import { BODY_SECURITY, EXAMPLE_SSID, errorAnswerSchema, httpErrorResponses } from './openapi.js';
 
@@ -182,6 +182,14 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
       ? Type.Object(op.body.properties, { required: op.body.required ?? [], examples: [example] })
       : Type.Object({ ...AuthFields, ...op.body.properties }, { required: op.body.required ?? [], examples: [example] });
   const responseCheck = deps.validateResponses ? TypeCompiler.Compile(op.response) : null;
+  // Tests: every answer checked against the declared schema as the client reads it (send-answer.ts, streamed ones too).
+  const check: AnswerCheck | null = responseCheck
+    ? (sent) => {
+        if (responseCheck.Check(sent)) return;
+        const first = [...responseCheck.Errors(sent)][0];
+        throw new Error(`response of ${op.module}/${op.name} breaks its schema at ${first?.path}: ${first?.message}`);
+      }
+    : null;
   const errorModule = op.errorModule ?? 'general';
   const permissionNote = op.permission ? `Permission: \`${op.permission}\`. ` : '';
   const principalNote = op.auth === false ? 'No credentials. ' : `Callers: ${principals.join(', ')}. `;
@@ -214,26 +222,7 @@ export function registerOperation(app: FastifyInstance, op: Operation, deps: Ope
         if (op.prepare) ctx.prepared = await op.prepare(ctx);
         const change = () => (audited ? audited.record(op, ctx, () => op.handler(ctx)) : op.handler(ctx));
         const result = op.around ? await op.around(ctx, change) : await change();
-        const raw = (result as Record<symbol, { contentType: string; body: string } | undefined>)[RAW_ANSWER];
-        if (raw) return reply.type(raw.contentType).send(raw.body);
-        const envelope = successEnvelope(result);
-        let bytes = (envelope as Record<symbol, string | Buffer | Buffer[] | StreamedAnswer | undefined>)[PRESERIALIZED];
-        if (bytes instanceof StreamedAnswer) {
-          // Checked whole (tests), so sent as pieces then; else written as the socket takes it.
-          if (responseCheck) bytes = [...bytes.chunks];
-          else return sendStreamed(request, reply, bytes);
-        }
-        if (responseCheck) {
-          // An answer sent as ready bytes (or text) is checked as the client will read it.
-          const text = typeof bytes === 'string' ? bytes : bytes && Buffer.concat(Array.isArray(bytes) ? bytes : [bytes]).toString('utf8');
-          const sent: unknown = text !== undefined ? JSON.parse(text) : envelope;
-          if (!responseCheck.Check(sent)) {
-            const first = [...responseCheck.Errors(sent)][0];
-            throw new Error(`response of ${op.module}/${op.name} breaks its schema at ${first?.path}: ${first?.message}`);
-          }
-        }
-        if (Array.isArray(bytes)) return sendCompressedPieces(request, reply, bytes) ? reply : sendPieces(reply, bytes);
-        return envelope;
+        return sendAnswer(request, reply, result, check);
       },
     });
   });
@@ -275,31 +264,6 @@ const COMMON_CODES = new Set([1000, 1002, 1010, 1014, 1015, 1047]);
 /** The code of the error example: the operation's most specific one. */
 function exampleErrorCode(op: Operation): number {
   return op.errors.find((c) => !COMMON_CODES.has(c)) ?? (op.errors.includes(1015) ? 1015 : (op.errors.find((c) => c !== 1010) ?? 1014));
-}
-
-/**
- * Writes a large ready answer (envelope.ts, preserializedData) as its pieces,
- * corked: one gathered write, no copy into one buffer. Headers already set
- * on the reply (CORS) go with it; onResponse hooks (metrics, logs) run as
- * for any answer, onSend hooks do not: a client that accepts compression
- * gets them through compression.ts instead.
- */
-function sendPieces(reply: FastifyReply, pieces: Buffer[]): void {
-  reply.hijack();
-  const res = reply.raw;
-  let size = 0;
-  for (const p of pieces) size += p.length;
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) res.setHeader(name, value);
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': size });
-  try {
-    res.cork();
-    for (const p of pieces) res.write(p);
-    res.uncork();
-    res.end();
-  } catch (err) {
-    // Past hijack() Fastify no longer answers for us: close the connection rather than leave the client waiting.
-    res.destroy(err as Error);
-  }
 }
 
 export { AppError };

@@ -1,7 +1,7 @@
 import { pipeline, type Writable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { acceptedEncoding, compressor } from './compression.js';
-import { StreamedAnswer } from './envelope.js';
+import type { DataStream } from './answer.js';
 
 /**
  * Bytes written (corked) before waiting for the socket: more than the
@@ -24,7 +24,7 @@ function writable(dest: Writable): Promise<void> {
 }
 
 /**
- * Sends a streamed answer (envelope.ts, StreamedAnswer) chunk by chunk as
+ * Sends a streamed answer (answer.ts, DataStream: the whole envelope's chunks) chunk by chunk as
  * the socket — or the compressor, when the client accepts br or gzip, with
  * the plugin's settings — takes them: each chunk is pulled (written) only
  * when the last one was taken, and given back (`release`) once its write
@@ -33,7 +33,7 @@ function writable(dest: Writable): Promise<void> {
  * reply (CORS) go with it; onResponse hooks (metrics, logs) run as for any
  * answer.
  */
-export function sendStreamed(request: FastifyRequest, reply: FastifyReply, answer: StreamedAnswer, encoding = acceptedEncoding(request)): void {
+export function sendStreamed(request: FastifyRequest, reply: FastifyReply, answer: DataStream, encoding = acceptedEncoding(request)): void {
   reply.hijack();
   const res = reply.raw;
   for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) res.setHeader(name, value);
@@ -77,7 +77,7 @@ export function sendStreamed(request: FastifyRequest, reply: FastifyReply, answe
 }
 
 /**
- * For answers written as pieces (operation.ts sendPieces, which bypass the
+ * For answers written as pieces (send-answer.ts writeCorked, which bypasses the
  * onSend hooks): when the client accepts a compression, sends the pieces
  * compressed, as a streamed answer, and answers true; else false and the
  * caller writes them as they are (with their length).
@@ -85,6 +85,6 @@ export function sendStreamed(request: FastifyRequest, reply: FastifyReply, answe
 export function sendCompressedPieces(request: FastifyRequest, reply: FastifyReply, pieces: Buffer[]): boolean {
   const encoding = acceptedEncoding(request);
   if (!encoding) return false;
-  sendStreamed(request, reply, new StreamedAnswer(pieces), encoding);
+  sendStreamed(request, reply, { chunks: pieces }, encoding);
   return true;
 }

@@ -26,7 +26,7 @@ import type { FastifyInstance } from 'fastify';
  * first of its turn (one connection: p50 unchanged); under load an answer
  * waits for the rest of its turn's requests, which the doubled throughput
  * repays (p99 at 50 connections fell). Large answers written as pieces
- * (operation.ts sendPieces) and the event stream write on the socket
+ * (send-answer.ts writeCorked) and the event stream write on the socket
  * themselves and are not deferred.
  *
  * Registered before the routes, as the app's last onSend hook: it runs after

@@ -13,6 +13,7 @@ import { AccountService } from '../../src/modules/account/account.service.js';
 import { AnalysisService } from '../../src/modules/analysis/analysis.service.js';
 import { AppError } from '../../src/errors/catalogue.js';
 import { ChunkPool } from '../../src/http/chunk-pool.js';
+import { isDataStream } from '../../src/http/answer.js';
 import { mayGenerateCode } from '../../src/modules/analysis/wire/code-generation.js';
 
 const config = loadConfig(process.env);
@@ -25,7 +26,7 @@ for (const body of questions) {
   try {
     const { dataJson } = await analysis.hits(Number(process.env.ACCOUNT_ID), body);
     const parts: Buffer[] = [];
-    if (Array.isArray(dataJson)) parts.push(...dataJson);
+    if (!isDataStream(dataJson)) parts.push(...dataJson);
     else
       for (const chunk of dataJson.chunks) {
         parts.push(Buffer.from(chunk));

@@ -1,4 +1,4 @@
-import { preserializedData } from '../../http/envelope.js';
+import { Answer } from '../../http/answer.js';
 import { defineOperation } from '../../http/operation.js';
 import { HitsBody, HitsResponse } from './analysis.schemas.js';
 import type { AnalysisService } from './analysis.service.js';
@@ -37,7 +37,7 @@ export function analysisOperations({ analysis }: { analysis: AnalysisService }) 
       },
       async handler({ principal, body }) {
         const { dataJson } = await analysis.hits(principal.accountId, body);
-        return preserializedData(dataJson);
+        return Answer.data(dataJson);
       },
     }),
   ];

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/types.js';
-import type { DataStream } from '../../http/envelope.js';
+import type { EncodedJson } from '../../http/answer.js';
 import { analysisError } from '../../errors/catalogue.js';
 import type { AccountService } from '../account/account.service.js';
 import { mayGenerateCode } from './wire/code-generation.js';
@@ -72,7 +72,7 @@ export class AnalysisService {
    * (see hitsDataJson) or, for a large answer of hours, chunks written as they
    * are pulled (wire/key-major-json.ts), and the path that computed it.
    */
-  async hits(accountId: number, body: RawRequest): Promise<{ dataJson: Buffer[] | DataStream; path: AnalysisPath }> {
+  async hits(accountId: number, body: RawRequest): Promise<{ dataJson: EncodedJson; path: AnalysisPath }> {
     const p = planHits(this.db, accountId, await this.accounts.settings(accountId), body, this.clock.now());
     const chosen = await choosePath(p);
     let path: AnalysisPath = chosen;

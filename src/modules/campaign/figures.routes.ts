@@ -1,7 +1,6 @@
-import { rawAnswer } from '../../http/envelope.js';
+import { Answer } from '../../http/answer.js';
 import { defineOperation } from '../../http/operation.js';
 import { toId } from '../../http/ids.js';
-import { toCsv } from '../report/report.csv.js';
 import type { CampaignFiguresService } from './campaign-figures.service.js';
 import { CampaignReportBody, CampaignReportResponse } from './figures.schemas.js';
 
@@ -69,7 +68,7 @@ export function campaignFigureOperations({ campaignFigures }: { campaignFigures:
       async handler({ principal, body }) {
         const { campaignId, ...rest } = body;
         const rows = await campaignFigures.report(principal.accountId, { ...rest, ...(campaignId !== undefined ? { campaignId: toId(campaignId) } : {}) });
-        if (body.format === 'csv') return rawAnswer('text/csv; charset=utf-8', toCsv(rows as unknown as Array<Record<string, unknown>>, HEADER));
+        if (body.format === 'csv') return Answer.csv(HEADER, rows);
         return { data: rows };
       },
     }),

@@ -6,8 +6,7 @@ import { directoryError, fail } from '../../errors/catalogue.js';
 import type { AccountService } from '../account/account.service.js';
 import { applyPatch, newRecord, parseContactInput, type ContactView } from './contact-fields.js';
 import { ContactRepository } from './contact.repository.js';
-import { preserializedJson } from '../../http/envelope.js';
-import { infoJson, project } from './contact-views.js';
+import { project } from './contact-views.js';
 
 export const SEARCH_DEFAULT_LIMIT = 20;
 export const SEARCH_MAX_LIMIT = 500;
@@ -77,11 +76,11 @@ export class ContactService {
     return this.repo(accountId).setObd(contact, obd, this.nowSec());
   }
 
-  /** getInfo's answer: `Cu`, plus `Ot` when `withMeta`, written as JSON text (a hot lookup: contact-views.ts infoJson). */
-  async info(accountId: number, contact: string, withMeta: boolean) {
+  /** getInfo's contact (its `Ot` fields too when `withMeta`): a hot lookup, read through the batched point read. */
+  async info(accountId: number, contact: string, withMeta: boolean): Promise<ContactView> {
     const record = await this.views[withMeta ? 'meta' : 'plain'].read(accountId, contact);
     if (!record) throw fail(1012, `contact ${contact} not found`);
-    return preserializedJson(infoJson(record, accountId, withMeta));
+    return record;
   }
 
   /** getFields: each requested name → value (null where unset or unknown); names = null for `all`. */

@@ -2,7 +2,8 @@ import { normaliseContact } from '../../http/contact.js';
 import { fail } from '../../errors/catalogue.js';
 import { defineOperation } from '../../http/operation.js';
 import { SEARCH_DEFAULT_LIMIT } from './contact.service.js';
-import { parseProject } from './contact-views.js';
+import { infoJson, parseProject } from './contact-views.js';
+import { Answer } from '../../http/answer.js';
 import {
   ContactWrittenResponse,
   DeleteContactBody,
@@ -121,7 +122,9 @@ export function directoryOperations(services: { contacts: ContactService } & Par
       },
       async handler({ principal, body }) {
         const contact = normaliseContact(body.cn, 'cn');
-        return contacts.info(principal.accountId, contact, body.field?.trim().toLowerCase() === 'all');
+        const withMeta = body.field?.trim().toLowerCase() === 'all';
+        // Written as JSON text without an answer object (a hot lookup: contact-views.ts infoJson).
+        return Answer.envelopeText(infoJson(await contacts.info(principal.accountId, contact, withMeta), principal.accountId, withMeta));
       },
     }),
     defineOperation({

@@ -1,3 +1,4 @@
+import { Answer } from '../../http/answer.js';
 import { defineOperation } from '../../http/operation.js';
 import { LiveBody, LiveResponse } from './live.schemas.js';
 import type { LiveService } from './live.service.js';
@@ -70,7 +71,7 @@ export function liveOperations({ live }: { live: LiveService }) {
         },
       },
       async handler({ principal, body }) {
-        return live.agentsLive(principal, body);
+        return Answer.sharedView(await live.agentsLive(principal, body));
       },
     }),
   ];

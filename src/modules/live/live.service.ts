@@ -7,7 +7,6 @@ import { toId } from '../../http/ids.js';
 import { localDay } from '../../time/zone.js';
 import { agentStateName, type AgentLive, type AgentStateName, type CallLive } from '../events/live.types.js';
 import type { LiveStateService } from '../events/live-state.service.js';
-import { withPreserialized } from '../../http/envelope.js';
 import { CoalescedRead } from '../../cache/coalesced-read.js';
 import { ViewCache } from '../../cache/view-cache.js';
 import type { GroupService } from '../group/group.service.js';
@@ -106,7 +105,7 @@ export class LiveService {
     const key = `${principal.accountId}|${visibleSubtreeOf(principal)}|${JSON.stringify([q.groupid ?? null, q.status ?? null, Number(q.A ?? 0), q.filter ?? []])}`;
     const version = await this.versions.read(principal.accountId);
     const second = Math.floor(this.ctx.clock.now() / 1000);
-    return this.cache.getOrCompute(key, version, second, async () => withPreserialized(await this.compute(principal, q)));
+    return this.cache.getOrCompute(key, version, second, () => this.compute(principal, q));
   }
 
   private async compute(principal: Principal, q: LiveQuery) {

@@ -1,3 +1,4 @@
+import { Answer } from '../../http/answer.js';
 import { fail } from '../../errors/catalogue.js';
 import { defineOperation } from '../../http/operation.js';
 import { toId } from '../../http/ids.js';
@@ -86,7 +87,7 @@ export function queueOperations({ queue }: { queue: QueueService }) {
         },
       },
       async handler({ principal, body }) {
-        return queue.count(principal, body.window);
+        return Answer.sharedView(await queue.count(principal, body.window));
       },
     }),
     defineOperation({

@@ -8,7 +8,6 @@ import type { EventsService } from '../events/events.service.js';
 import { agentStateName } from '../events/live.types.js';
 import type { LiveStateService } from '../events/live-state.service.js';
 import type { LiveService } from '../live/live.service.js';
-import { withPreserialized } from '../../http/envelope.js';
 import { CoalescedRead } from '../../cache/coalesced-read.js';
 import { ViewCache } from '../../cache/view-cache.js';
 import { liveCallView, queueStats } from './queue.stats.js';
@@ -132,7 +131,7 @@ export class QueueService {
       const computed = await this.computeCount(principal, window);
       // A can_see 0 principal sees per-agent rows only of the agents it may see.
       if (visible) computed.data.ag = computed.data.ag.filter((r) => visible.has(r.key));
-      return withPreserialized(computed);
+      return computed;
     });
   }
 

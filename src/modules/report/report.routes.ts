@@ -1,10 +1,9 @@
-import { rawAnswer } from '../../http/envelope.js';
+import { Answer } from '../../http/answer.js';
+import { abandonedRows } from './report.csv.js';
 import { defineOperation } from '../../http/operation.js';
-import { toCsv } from './report.csv.js';
 import { AbandonedBody, AbandonedResponse, AgentReportBody, AgentReportResponse, QueueReportBody, QueueReportResponse } from './report.schemas.js';
 import type { ReportService } from './report.service.js';
 
-const CSV = 'text/csv; charset=utf-8';
 const COMMON = [1000, 1001, 1002, 1010, 1014, 1015, 1047];
 const CSV_NOTE = ' With `format: "csv"` the answer is the rows as text/csv (RFC 4180): a header of the field names, nested ones joined with `.`.';
 
@@ -54,8 +53,9 @@ export function reportOperations({ reports }: { reports: ReportService }) {
         },
       },
       async handler({ principal, body }) {
-        if (body.format === 'csv') return rawAnswer(CSV, toCsv(await reports.queue(principal.accountId, body), QUEUE_HEADER));
-        return reports.queueAnswer(principal.accountId, body);
+        if (body.format === 'csv') return Answer.csv(QUEUE_HEADER, await reports.queue(principal.accountId, body));
+        const report = await reports.queueAnswer(principal.accountId, body);
+        return report.encoded ? Answer.data(report.encoded) : { data: report.rows };
       },
     }),
     defineOperation({
@@ -97,8 +97,9 @@ export function reportOperations({ reports }: { reports: ReportService }) {
         },
       },
       async handler({ principal, body }) {
-        if (body.format === 'csv') return rawAnswer(CSV, toCsv(await reports.agent(principal.accountId, body), AGENT_HEADER));
-        return reports.agentAnswer(principal.accountId, body);
+        if (body.format === 'csv') return Answer.csv(AGENT_HEADER, await reports.agent(principal.accountId, body));
+        const report = await reports.agentAnswer(principal.accountId, body);
+        return report.encoded ? Answer.data(report.encoded) : { data: report.rows };
       },
     }),
     defineOperation({
@@ -133,16 +134,12 @@ export function reportOperations({ reports }: { reports: ReportService }) {
       },
       async handler({ principal, body }) {
         if (body.format !== 'csv') return reports.abandoned(principal.accountId, body);
-        // CSV is the whole range: every page.
-        const all = [];
-        for (let cursor = body.cursor; ;) {
-          const page = await reports.abandoned(principal.accountId, { ...body, cursor, limit: 1000 });
-          all.push(...page.data);
-          if (page.nextCursor === null) break;
-          cursor = page.nextCursor;
-        }
-        const rows = all.map((r) => ({ ...r, calledBack: r.calledBack ?? { callId: null, at: null, answered: null } }));
-        return rawAnswer(CSV, toCsv(rows, ABANDONED_HEADER));
+        // CSV is the whole range: every page, each read as the one before has been taken by the client.
+        const first = await reports.abandoned(principal.accountId, { ...body, limit: 1000 });
+        return Answer.csv(
+          ABANDONED_HEADER,
+          abandonedRows(first, (cursor) => reports.abandoned(principal.accountId, { ...body, cursor, limit: 1000 })),
+        );
       },
     }),
   ];

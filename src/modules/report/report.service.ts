@@ -1,7 +1,6 @@
 import { tenant } from '../../db/tenant.js';
 import type { Queryable } from '../../db/types.js';
 import { AppError, agentError, fail } from '../../errors/catalogue.js';
-import { preserializedData } from '../../http/envelope.js';
 import type { AccountService } from '../account/account.service.js';
 import type { GroupService } from '../group/group.service.js';
 import type { CacheUse } from '../../cache/tokened-cache.js';
@@ -126,8 +125,8 @@ export class ReportService {
   /** report/queue as JSON: by 15 minutes, hour or day put together from local days (answers/), else in one read. */
   async queueAnswer(accountId: number, q: QueueReportInput) {
     const { p, range } = await this.queueParams(accountId, q);
-    if (!DAY_INTERVALS.has(p.interval) || !this.days.enabled) return { data: await this.queueRows(accountId, p, range) };
-    return preserializedData(await this.days.queue(this.repo(accountId), p, range));
+    if (!DAY_INTERVALS.has(p.interval) || !this.days.enabled) return { rows: await this.queueRows(accountId, p, range) };
+    return { encoded: await this.days.queue(this.repo(accountId), p, range) };
   }
 
   private async agentParams(accountId: number, q: AgentReportInput): Promise<{ p: AgentParams; range: QuarterRange }> {
@@ -160,8 +159,8 @@ export class ReportService {
   /** report/agent as JSON, as queueAnswer. */
   async agentAnswer(accountId: number, q: AgentReportInput) {
     const { p, range } = await this.agentParams(accountId, q);
-    if (!DAY_INTERVALS.has(p.interval) || !this.days.enabled) return { data: await this.agentRows(accountId, p, range) };
-    return preserializedData(await this.days.agent(this.repo(accountId), p, range));
+    if (!DAY_INTERVALS.has(p.interval) || !this.days.enabled) return { rows: await this.agentRows(accountId, p, range) };
+    return { encoded: await this.days.agent(this.repo(accountId), p, range) };
   }
 
   /** The groups a report has rows for: the one asked for, else the account's (report/queue's keys). */

@@ -1,6 +1,5 @@
-import { rawAnswer } from '../../http/envelope.js';
+import { Answer } from '../../http/answer.js';
 import { defineOperation } from '../../http/operation.js';
-import { toCsv } from '../report/report.csv.js';
 import { ErlangBody, ErlangResponse, PlanBody, PlanResponse } from './staffing.schemas.js';
 import type { StaffingService } from './staffing.service.js';
 
@@ -66,9 +65,7 @@ export function staffingOperations({ staffing }: { staffing: StaffingService }) 
       },
       async handler({ principal, body }) {
         const rows = await staffing.plan(principal.accountId, body);
-        return body.format === 'csv'
-          ? rawAnswer('text/csv; charset=utf-8', toCsv(rows as unknown as Array<Record<string, unknown>>, PLAN_HEADER))
-          : { data: rows };
+        return body.format === 'csv' ? Answer.csv(PLAN_HEADER, rows) : { data: rows };
       },
     }),
   ];

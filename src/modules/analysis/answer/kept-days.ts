@@ -1,5 +1,5 @@
 import type { BucketDayCache } from '../day-cache/bucket-day-cache.js';
-import type { DataStream } from '../../../http/envelope.js';
+import type { DataStream } from '../../../http/answer.js';
 import { fragmentsByDay } from '../day-cache/bucket-day-answers.js';
 import { daySegments } from '../day-cache/day-segments.js';
 import type { GridCache } from '../day-cache/day-grids.js';

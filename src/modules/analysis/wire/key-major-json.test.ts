@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AnalysisQuery } from '../query/request.js';
-import type { DataStream } from '../../../http/envelope.js';
+import type { DataStream } from '../../../http/answer.js';
 import { IX, NCOLS } from '../rollup/counters.js';
 import { bucketFragment, cell, type Grid } from './hits-json.js';
 import { fragmentDay, keyMajorJson, type KeyedDay } from './key-major-json.js';

@@ -9,7 +9,7 @@ import { ReportDayCache } from './report-day-cache.js';
 import { dayPieces, type DayPiece } from './day-pieces.js';
 import type { CacheUse } from '../../../cache/tokened-cache.js';
 import { CHUNK, piecesOrStream, type ChunkPool } from '../../../http/chunk-pool.js';
-import type { DataStream } from '../../../http/envelope.js';
+import type { DataStream } from '../../../http/answer.js';
 import { ownedTexts } from '../../../cache/owned-bytes.js';
 
 /** Most rows one report answers (keys × intervals). */
