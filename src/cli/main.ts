@@ -19,6 +19,8 @@ const usage = `callcenter <command>
   retention run                         run the retention job once now (docs/privacy.md)
   simulate [--rate N] [--speed X] [--duration S] [--url U --user-id I --token T]
                                         drive simulated call traffic (docs/simulator.md)
+  simulate --outbound [--human P] [--machine P] [--busy P] [--talk S] [--wrapup S]
+                                        answer campaign dials as the switch (docs/simulator.md)
   bench [--only core,hot,ingest,analysis,reports,soak] [--db sqlite|postgres|both] [--quick]
                                         run the benchmark suite, write docs/benchmarks.md
                                         (SOAK_SECONDS=N adds a soak; see docs/benchmarks.md)

@@ -9,6 +9,8 @@ export interface SimEvent {
     | 'agent.wrapup.start'
     | 'agent.wrapup.end'
     | 'agent.sip'
+    | 'call.dialing'
+    | 'call.connected'
     | 'call.queued'
     | 'call.ringing'
     | 'call.missed'
@@ -30,6 +32,8 @@ export interface SimEvent {
   reason?: string;
   loginType?: 'Web' | 'Mobile' | 'SIP';
   sipStatus?: string;
+  /** call.connected (a campaign dial): who answered the customer's line. */
+  answeredBy?: 'human' | 'machine';
   /** call.recording: the file, relative to the recordings directory. */
   path?: string;
 }
