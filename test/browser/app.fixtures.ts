@@ -30,8 +30,8 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-/** The server process on a fresh database of `dialect`, with the operator signed in through the typed client. */
-export async function serve(dialect: Dialect): Promise<Served> {
+/** The server process on a fresh database of `dialect` (and `extraEnv`), with the operator signed in through the typed client. */
+export async function serve(dialect: Dialect, extraEnv: Record<string, string> = {}): Promise<Served> {
   let db: TestDatabase | null = null;
   let env: Record<string, string> = {};
   if (dialect === 'postgres') {
@@ -39,7 +39,7 @@ export async function serve(dialect: Dialect): Promise<Served> {
     await db.db.close();
     env = db.env;
   }
-  const server = await startServer(env);
+  const server = await startServer({ ...env, ...extraEnv });
   const api = createClient({ baseUrl: server.baseUrl });
   await api.login(ADMIN.username, ADMIN.password);
   return {

@@ -48,4 +48,17 @@ export const PAGES: PageDef[] = [
     allowed: (can) => can('campaign.view') || can('campaign.manage'),
     load: () => import('./campaigns.js').then((m) => m.default),
   },
+  {
+    id: 'integrations',
+    title: 'Integrations',
+    // Every principal may make and revoke its own tokens (auth/token needs no permission).
+    allowed: () => true,
+    load: () => import('./integrations.js').then((m) => m.IntegrationsPage),
+  },
+  {
+    id: 'audit',
+    title: 'Audit',
+    allowed: (can) => can('audit.view'),
+    load: () => import('./audit.js').then((m) => m.AuditPage),
+  },
 ];
