@@ -179,7 +179,8 @@ describe.skipIf(!hasChromium).each(dialects())('console: Today and People [%s]',
     await expect.poll(() => error.textContent(), until).toBe('This e-mail is already used by another agent or login.');
     expect(await page.locator('#f-email').getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('#f-email').getAttribute('aria-describedby')).toBe('f-email-error');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('f-email');
+    // The focus moves to the field once the error is drawn (an effect after the render).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), until).toBe('f-email');
     expect(await page.locator('[data-field="name"] .field-error').count()).toBe(0);
     expect((await s.api.call('Agent/list', { name: 'Ben Again' })).response).toEqual([]);
     await expectAccessibleEverywhere(page, 'console People: agent form with an error');
