@@ -64,5 +64,40 @@ describe.skipIf(!hasChromium).each(dialects())('console campaigns in a browser [
     await row.getByRole('button', { name: 'Pause Renewals November' }).click();
     await expect.poll(() => page.locator('#live-state').getAttribute('data-state'), until).toBe('paused');
     expect((await s.api.call('campaign/list', {})).data[0]).toMatchObject({ name: 'Renewals November', state: 'paused', mode: 'preview', groupId: 55 });
+    // Stop asks once more, in place; then the stopped campaign may be deleted.
+    await row.getByRole('button', { name: 'Stop Renewals November' }).click();
+    await row.getByRole('button', { name: 'Yes, stop' }).click();
+    await expect.poll(() => row.locator('.state-badge').getAttribute('data-state'), until).toBe('stopped');
+    expect(await row.getByRole('button', { name: /^(Resume|Pause)/ }).count()).toBe(0);
+  });
+
+  it('a role that may only look sees the lists, the campaigns and the live status, and no button that changes them', async () => {
+    const role = await s.api.call('role/create', { name: 'Campaign viewer', permissions: ['campaign.view'] });
+    await s.api.call('Agent/create', {
+      name: 'Cara Viewer',
+      email: 'viewer@example.test',
+      password: 'agent-password',
+      phone: '919820000009',
+      call_pass: '34567899',
+      dest_type: 'MOBILE',
+      dest_value: '919820000009',
+      role: role.data.roleId,
+    });
+    const ctx = await browser.newContext({ viewport: LAPTOP });
+    const p = await ctx.newPage();
+    try {
+      await signInConsole(p, s.server.baseUrl, '#/campaigns', 'viewer@example.test', 'agent-password');
+      const campaigns = p.locator('table:has(caption:text-is("Campaigns")) tbody tr[data-key]');
+      await expect.poll(() => campaigns.count(), until).toBe(1);
+      await campaigns.getByRole('button', { name: /^Live status/ }).click();
+      await expect.poll(() => p.locator('#live-state').getAttribute('data-state'), until).toBe('stopped');
+      expect(await p.locator('table:has(caption:text-is("Contact lists")) tbody').textContent()).toContain('Renewals');
+      // Only "Live status" is left: no create, import, delete, start, resume, pause or stop.
+      expect(await p.getByRole('button', { name: /^(Create|Import|Delete|Stop|Start|Resume|Pause)/ }).count()).toBe(0);
+      expect(await p.getByRole('button', { name: /^Live status/ }).count()).toBe(1);
+      await expectAccessibleEverywhere(p, 'campaigns, view only');
+    } finally {
+      await ctx.close();
+    }
   });
 });

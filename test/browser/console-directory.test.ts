@@ -63,6 +63,35 @@ describe.skipIf(!hasChromium).each(dialects())('console directory in a browser [
     expect((await s.api.call('Directory/getSticky', { contact: '919811100042' })).data).toEqual([]);
   });
 
+  it('a role that may only look reads the number but has no button that changes it', async () => {
+    const role = await s.api.call('role/create', { name: 'Directory viewer', permissions: ['directory.view'] });
+    await s.api.call('Agent/create', {
+      name: 'Cara Viewer',
+      email: 'viewer@example.test',
+      password: 'agent-password',
+      phone: '919820000009',
+      call_pass: '34567899',
+      dest_type: 'MOBILE',
+      dest_value: '919820000009',
+      role: role.data.roleId,
+    });
+    const ctx = await browser.newContext({ viewport: LAPTOP });
+    const p = await ctx.newPage();
+    try {
+      await signInConsole(p, s.server.baseUrl, '#/directory/919811100042', 'viewer@example.test', 'agent-password');
+      await expect.poll(() => p.locator('#dnc-state').textContent(), until).toBe('On the DNC list, permanently');
+      expect(await p.locator('[data-card]').evaluateAll((els) => els.map((e) => e.getAttribute('data-card')))).toEqual(['contact', 'dnc', 'sticky']);
+      expect(
+        await p
+          .getByRole('button')
+          .filter({ hasText: /DNC|Block|sticky|Remove|Set until/ })
+          .count(),
+      ).toBe(0);
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('says next to the field that a number is none', async () => {
     await page.goto(`${s.server.baseUrl}/console#/directory`);
     await page.getByRole('textbox', { name: 'Number', exact: true }).fill('12-34');

@@ -90,6 +90,10 @@ describe.skipIf(!hasChromium).each(dialects())('console reports in a browser [%s
     await expect.poll(() => rows.count(), until).toBe(2);
     expect(await rows.first().textContent()).toContain('Support');
     await page.screenshot({ path: shotPath('console-reports.png') });
+    await page.setViewportSize(PHONE);
+    await expect.poll(async () => (await page.locator('[data-chart] canvas').boundingBox())?.width ?? 999, until).toBeLessThanOrEqual(PHONE.width);
+    await page.screenshot({ path: shotPath('console-reports-phone.png'), fullPage: true });
+    await page.setViewportSize(LAPTOP);
   });
 
   it('downloads the report as CSV: the same rows as the API', async () => {

@@ -3,6 +3,7 @@ import { explain } from '../lib/errors.js';
 import { when } from '../lib/format.js';
 import { api, can, session } from '../lib/session.js';
 import { Field, Status, Table, type Column } from '../lib/ui.js';
+import { ConfirmDelete } from './form.js';
 import { nameOf, Picker, useLookup } from './lookups.js';
 
 /**
@@ -89,7 +90,6 @@ function ContactLists({ lists, reload }: { lists: ContactList[] | null; reload()
     }
   };
   const remove = async (l: ContactList) => {
-    if (!confirm(`Delete the list “${l.name}” and its ${l.contacts} contacts?`)) return;
     try {
       await api('contactList/delete', { clId: l.clId });
       setStatus(`List “${l.name}” deleted.`);
@@ -106,11 +106,7 @@ function ContactLists({ lists, reload }: { lists: ContactList[] | null; reload()
   if (can('campaign.manage'))
     columns.push({
       label: 'Delete',
-      cell: (l) => (
-        <button type="button" class="danger" onClick={() => void remove(l)} aria-label={`Delete the list ${l.name}`}>
-          Delete
-        </button>
-      ),
+      cell: (l) => <ConfirmDelete what={`the list ${l.name} and its ${l.contacts} contacts`} onConfirm={() => remove(l)} />,
     });
   return (
     <section class="page-section" aria-labelledby="lists-title">
@@ -235,7 +231,6 @@ function CampaignList({ campaigns, lists, reload }: { campaigns: Campaign[] | nu
   const [watched, setWatched] = useState<number | null>(null);
   const [status, setStatus] = useState('');
   const act = async (c: Campaign, op: 'start' | 'pause' | 'stop' | 'delete') => {
-    if ((op === 'stop' || op === 'delete') && !confirm(`${op === 'stop' ? 'Stop' : 'Delete'} the campaign “${c.name}”? This cannot be undone.`)) return;
     try {
       const res = await api<{ message: string }>(`campaign/${op}`, { campaignId: c.campaignId });
       setStatus(`${c.name}: ${res.message}.`);
@@ -281,15 +276,9 @@ function CampaignList({ campaigns, lists, reload }: { campaigns: Campaign[] | nu
               Pause
             </button>
           )}
-          {manage && (c.state === 'draft' || c.state === 'running' || c.state === 'paused') && (
-            <button type="button" class="danger" onClick={() => void act(c, 'stop')} aria-label={`Stop ${c.name}`}>
-              Stop
-            </button>
-          )}
+          {manage && (c.state === 'draft' || c.state === 'running' || c.state === 'paused') && <ConfirmStop name={c.name} onConfirm={() => act(c, 'stop')} />}
           {manage && (c.state === 'draft' || c.state === 'stopped' || c.state === 'completed') && (
-            <button type="button" class="danger" onClick={() => void act(c, 'delete')} aria-label={`Delete ${c.name}`}>
-              Delete
-            </button>
+            <ConfirmDelete what={`the campaign ${c.name}`} onConfirm={() => act(c, 'delete')} />
           )}
         </span>
       ),
@@ -304,6 +293,28 @@ function CampaignList({ campaigns, lists, reload }: { campaigns: Campaign[] | nu
       {current && <LiveStatus campaign={current} onState={(s) => s !== current.state && void reload()} />}
       {manage && <NewCampaign lists={lists ?? []} reload={reload} />}
     </section>
+  );
+}
+
+/** Stop asks once more in place, as a delete does: a stopped campaign never dials again. */
+function ConfirmStop({ name, onConfirm }: { name: string; onConfirm(): Promise<void> }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking)
+    return (
+      <button type="button" class="danger" aria-label={`Stop ${name}`} onClick={() => setAsking(true)}>
+        Stop
+      </button>
+    );
+  return (
+    <span class="inline" role="group" aria-label={`Stop ${name} for good?`}>
+      <span>Stop for good?</span>
+      <button type="button" class="danger" ref={(el) => el?.focus()} onClick={() => void onConfirm().finally(() => setAsking(false))}>
+        Yes, stop
+      </button>
+      <button type="button" class="ghost" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
   );
 }
 

@@ -69,7 +69,7 @@ export function TimeChart({ title, x, series, unit }: ChartProps) {
     <figure class="chart card">
       <figcaption>
         {title}
-        <span class="note"> — {x.length === 0 ? 'no figures in this range' : `in all: ${totals}${unit ? ` ${unit}` : ''}`}</span>
+        <span class="note"> — {x.length === 0 ? 'no figures in this range' : `in all${unit ? ` (${unit})` : ''}: ${totals}`}</span>
       </figcaption>
       <div ref={host} data-chart={JSON.stringify({ x, series })} aria-hidden="true" />
     </figure>
