@@ -246,6 +246,70 @@ describe.skipIf(!hasChromium).each(dialects())('console: Today and People [%s]',
     await expectAccessibleEverywhere(page, 'console People: numbers');
   }, 60_000);
 
+  it('edits and deletes a role, deletes a group and a number', async () => {
+    await page.locator('[data-section="roles"]').click();
+    await page.getByRole('button', { name: 'Edit Supervisors' }).click();
+    await page.getByLabel(/Read the audit trail/).uncheck();
+    await page.getByLabel('Sees').selectOption('0');
+    await page.getByRole('button', { name: 'Save role' }).click();
+    await expect.poll(() => page.locator('#roles-status').textContent(), until).toBe('Role Supervisors saved.');
+    expect((await s.api.call('role/list', { search_params: { name: 'Supervisors' } })).response).toMatchObject([{ permissions: ['agent.live'], can_see: 0 }]);
+    await page.getByRole('button', { name: 'Delete Supervisors' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await expect.poll(() => page.locator('#roles-status').textContent(), until).toBe('Role Supervisors deleted.');
+    expect((await s.api.call('role/list', { search_params: { name: 'Supervisors' } })).response).toEqual([]);
+
+    await page.locator('[data-section="numbers"]').click();
+    await page.getByRole('button', { name: 'Delete 18005550100' }).click();
+    // Cancel keeps it; Yes removes it.
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect((await s.api.call('did/list', {})).data.map((d) => d.did)).toContain('18005550100');
+    await page.getByRole('button', { name: 'Delete 18005550100' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await expect.poll(() => page.locator('#dids-status').textContent(), until).toBe('Number 18005550100 removed.');
+    expect((await s.api.call('did/list', {})).data).toEqual([]);
+
+    await page.locator('[data-section="groups"]').click();
+    await page.getByRole('button', { name: 'Delete Sales and renewals' }).click();
+    await page.getByRole('button', { name: 'Yes, delete' }).click();
+    await expect.poll(() => page.locator('#groups-status').textContent(), until).toBe('Group Sales and renewals deleted.');
+    expect((await s.api.call('group/list', {})).data.map((g) => g.groupId)).toEqual([55]);
+  }, 60_000);
+
+  it('a role that may see people but not change them gets the lists without a button', async () => {
+    const viewer = await s.api.call('role/create', { name: 'Viewer', permissions: ['agent.view', 'role.view'] });
+    await s.api.call('Agent/create', {
+      name: 'Chen Li',
+      email: 'chen@example.test',
+      password: 'agent-password',
+      phone: '919810000004',
+      call_pass: '56781234',
+      dest_type: 'MOBILE',
+      dest_value: '919810000004',
+      role: viewer.data.roleId,
+    });
+    const ctx = await browser.newContext({ viewport: LAPTOP });
+    const p = await ctx.newPage();
+    try {
+      await p.goto(`${s.server.baseUrl}/console#/people`);
+      await p.getByLabel('Username or agent e-mail').fill('chen@example.test');
+      await p.getByLabel('Password').fill('agent-password');
+      await p.getByRole('button', { name: 'Sign in' }).click();
+      await expect.poll(() => p.locator('#main tbody tr').count(), until).toBeGreaterThan(1);
+      expect(await p.locator('[data-section]').evaluateAll((els) => els.map((e) => e.getAttribute('data-section')))).toEqual(['agents', 'groups', 'roles']);
+      expect(await p.locator('#main tbody').textContent()).toContain('asha@example.test');
+      for (const section of ['agents', 'groups', 'roles']) {
+        await p.locator(`[data-section="${section}"]`).click();
+        await p.locator(`#${section}-title`).waitFor();
+        await expect.poll(() => p.locator('#main tbody tr').count(), until).toBeGreaterThan(0);
+        expect(await p.locator('#main button').allTextContents(), section).toEqual([]);
+      }
+      await expectAccessibleEverywhere(p, 'console People for a viewer');
+    } finally {
+      await ctx.close();
+    }
+  }, 60_000);
+
   it('an agent with a narrow role sees neither People nor its buttons, and the API refuses them anyway', async () => {
     const ctx = await browser.newContext({ viewport: PHONE });
     const p = await ctx.newPage();
