@@ -127,6 +127,9 @@ describe.skipIf(!hasChromium).each(dialects())('console: Today and People [%s]',
     expect(await support.locator('[data-figure="needed"]').textContent()).toMatch(/^(—|\d+)$/);
     await expectAccessibleEverywhere(page, 'console Today');
     await page.screenshot({ path: shotPath('console-today.png') });
+    await page.setViewportSize(PHONE);
+    await page.screenshot({ path: shotPath('console-today-phone.png'), fullPage: true });
+    await page.setViewportSize(LAPTOP);
     // The page reads again on its own: a second caller shows without a reload.
     await switchApi.call('events/ingest', {
       events: [ev('call.queued', { callId: `today2-${dialect}`, groupId: 55, caller: '919811100043', did: '18005550100' })] as Array<{
@@ -218,6 +221,8 @@ describe.skipIf(!hasChromium).each(dialects())('console: Today and People [%s]',
     await page.getByRole('button', { name: 'Delete Ben Again' }).click();
     await page.getByRole('button', { name: 'Yes, delete' }).click();
     await expect.poll(() => page.locator('#agents-status').textContent(), until).toBe('Agent Ben Again deleted.');
+    // The row and its buttons are gone: the focus is on the sentence that says so.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), until).toBe('agents-status');
     expect((await s.api.call('Agent/list', { name: 'Ben Again' })).response).toEqual([]);
   }, 60_000);
 

@@ -189,7 +189,7 @@ function Webhooks() {
           </button>
         </div>
       )}
-      <p class="status" role="status" id="webhooks-status">
+      <p class="status" role="status" id="webhooks-status" tabIndex={-1}>
         {status}
       </p>
       {hooks && (
@@ -227,6 +227,8 @@ function Webhooks() {
                         await api('webhook/delete', { webhookId: h.webhookId });
                         setStatus(`Webhook ${h.name || h.url} deleted with its delivery log.`);
                         await load();
+                        // The row and its buttons are gone: the focus goes to what happened.
+                        document.getElementById('webhooks-status')?.focus();
                       } catch (err) {
                         setStatus(explain(err).text);
                       }

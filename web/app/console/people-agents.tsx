@@ -204,6 +204,8 @@ export function AgentsSection({ groups, roles }: { groups: Group[]; roles: Role[
                               await api('Agent/delete', { agentId: a.unique_id });
                               setStatus(`Agent ${a.name} deleted.`);
                               await load();
+                              // The row and its buttons are gone: the focus goes to what happened.
+                              document.getElementById('agents-status')?.focus();
                             } catch (err) {
                               setStatus(explain(err, 'agent').text);
                             }

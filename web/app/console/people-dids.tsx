@@ -40,7 +40,7 @@ export function DidsSection() {
         </button>
         <Status text={out.status} id="did-form-status" />
       </form>
-      <p class="status" role="status" id="dids-status">
+      <p class="status" role="status" id="dids-status" tabIndex={-1}>
         {status}
       </p>
       {dids && (
@@ -63,6 +63,8 @@ export function DidsSection() {
                       await api('did/delete', { did: d.did });
                       setStatus(`Number ${d.did} removed.`);
                       await load();
+                      // The row and its buttons are gone: the focus goes to what happened.
+                      document.getElementById('dids-status')?.focus();
                     } catch (err) {
                       setStatus(explain(err, 'did').text);
                     }

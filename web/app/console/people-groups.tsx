@@ -91,6 +91,8 @@ export function GroupsSection({ groups, reload }: { groups: Group[]; reload(): P
                             await api('group/delete', { groupId: g.groupId });
                             setStatus(`Group ${g.name} deleted.`);
                             await reload();
+                            // The row and its buttons are gone: the focus goes to what happened.
+                            document.getElementById('groups-status')?.focus();
                           } catch (err) {
                             setStatus(explain(err, 'group').text);
                           }

@@ -126,6 +126,8 @@ export function RolesSection({ roles, reload }: { roles: Role[]; reload(): Promi
                             await api('role/delete', { roleId: r._id });
                             setStatus(`Role ${r.name} deleted.`);
                             await reload();
+                            // The row and its buttons are gone: the focus goes to what happened.
+                            document.getElementById('roles-status')?.focus();
                           } catch (err) {
                             setStatus(explain(err, 'role').text);
                           }
