@@ -10,7 +10,7 @@ import type { ContactService } from '../directory/contact.service.js';
 import type { DncService } from '../directory/dnc.service.js';
 import type { EventsService } from '../events/events.service.js';
 import type { LiveStateService } from '../events/live-state.service.js';
-import { isAvailable } from '../events/live.types.js';
+import { isAvailable, type AgentLive } from '../events/live.types.js';
 import { insideCallingHours, zoneFor } from './calling-hours.js';
 import { windowSecs } from './campaign-settings.js';
 import { CampaignRepository, holdsLease } from './campaign.repository.js';
@@ -55,6 +55,18 @@ class NoDial extends Error {
   }
 }
 
+/**
+ * What one worker tick reads once per account rather than once per campaign
+ * (with a hundred campaigns in one account, reading them per campaign made
+ * the tick grow with the square of the campaigns): the agents' live state,
+ * and the agents the account's campaigns hold, which each campaign's tick
+ * adds its own reservations to before the next campaign looks.
+ */
+export interface AccountTickView {
+  live: Map<number, AgentLive>;
+  held: Set<number>;
+}
+
 /** The figures a tick decided from (campaign/status shows them). */
 export interface TickFigures {
   freeAgents: number[];
@@ -86,8 +98,13 @@ export class Dialer {
     return row ? campaignOf(row) : null;
   }
 
-  /** One tick of a campaign whose lease `owner` holds. */
-  async tick(accountId: number, campaignId: number, owner: string | null): Promise<TickFigures | null> {
+  /** The account's view for one worker tick (see AccountTickView). */
+  async accountView(accountId: number): Promise<AccountTickView> {
+    return { live: await this.d.liveState.agents(accountId), held: await this.repo(accountId).heldAgents(this.nowSec()) };
+  }
+
+  /** One tick of a campaign whose lease `owner` holds; `view` shared by the campaigns of the account in one worker tick. */
+  async tick(accountId: number, campaignId: number, owner: string | null, view?: AccountTickView): Promise<TickFigures | null> {
     const c = await this.campaign(accountId, campaignId);
     if (!c || c.state !== 'running') return null;
     const now = this.nowSec();
@@ -95,8 +112,8 @@ export class Dialer {
     const exhausted = await this.readContacts(accountId, c, now);
     const repo = this.repo(accountId);
     const progress = await repo.inProgress(campaignId);
-    const held = await repo.heldAgents(now);
-    const free = await this.freeAgents(accountId, c.groupId, held);
+    const held = view?.held ?? (await repo.heldAgents(now));
+    const free = await this.freeAgents(accountId, c.groupId, held, view?.live);
     const reservedHere = new Set(progress.agents);
     const w = await repo.window(campaignId, this.windowStart(c, now));
     const recent = await repo.recentAnswers(campaignId, ANSWER_SAMPLE);
@@ -116,7 +133,7 @@ export class Dialer {
       humanRate,
     });
     let dialled = 0;
-    if (decision.dials > 0) dialled = await this.dialSome(accountId, c, decision, free, progress.agents, owner, now);
+    if (decision.dials > 0) dialled = await this.dialSome(accountId, c, decision, free, progress.agents, owner, now, held);
     if (dialled === 0 && exhausted && progress.lines === 0) await this.completeIfDone(accountId, c, now);
     return { freeAgents: free, decision, dialled };
   }
@@ -127,10 +144,10 @@ export class Dialer {
   }
 
   /** Agents of the group free now (logged in, no break, wrap-up, ring or call) and held by no campaign. */
-  async freeAgents(accountId: number, groupId: number, held: Set<number>): Promise<number[]> {
+  async freeAgents(accountId: number, groupId: number, held: Set<number>, liveNow?: Map<number, AgentLive>): Promise<number[]> {
     const members = await this.d.agents.groupMembers(accountId, groupId);
     if (members.length === 0) return [];
-    const live = await this.d.liveState.agents(accountId);
+    const live = liveNow ?? (await this.d.liveState.agents(accountId));
     return members.filter((id) => {
       const a = live.get(id);
       return a !== undefined && isAvailable(a) && a.ringCall === null && !held.has(id);
@@ -252,6 +269,8 @@ export class Dialer {
     reserved: number[],
     owner: string | null,
     now: number,
+    /** The account's held agents: each agent this campaign reserves is added (the next campaign of the tick sees it). */
+    held: Set<number>,
   ): Promise<number> {
     const { timezone } = await this.d.accounts.settings(accountId);
     const candidates = await this.repo(accountId).candidates(c.campaignId, now, c.maxAttempts, decision.dials * 3 + 10);
@@ -287,7 +306,10 @@ export class Dialer {
       );
       if (placed === 'lease') break;
       if (placed !== 'dialled') continue;
-      if (agentId !== null) perAgent.set(agentId, perAgent.get(agentId)! + 1);
+      if (agentId !== null) {
+        perAgent.set(agentId, perAgent.get(agentId)! + 1);
+        held.add(agentId);
+      }
       dialled++;
     }
     return dialled;

@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.js';
 import { tenant } from '../../db/tenant.js';
 import type { Database } from '../../db/types.js';
 import { CampaignLeaseRepository } from './campaign.repository.js';
-import type { Dialer } from './dialer.js';
+import type { AccountTickView, Dialer } from './dialer.js';
 import { swallowed } from '../../swallowed.js';
 
 export interface DialerWorkerOptions {
@@ -72,9 +72,13 @@ export class DialerWorker {
     const leases = new CampaignLeaseRepository(tenant(this.db, 0));
     if (!(await leases.anyRunning())) return [];
     const held = await leases.claim(this.owner, now, now + this.opts.leaseMs);
+    // Read once per account per tick, not once per campaign (AccountTickView).
+    const views = new Map<number, AccountTickView>();
     for (const { account_id: accountId, campaign_id: campaignId } of held) {
       try {
-        await this.dialer.tick(accountId, campaignId, this.owner);
+        let view = views.get(accountId);
+        if (!view) views.set(accountId, (view = await this.dialer.accountView(accountId)));
+        await this.dialer.tick(accountId, campaignId, this.owner, view);
       } catch (err) {
         this.log.warn({ err, accountId, campaignId }, 'dialer tick of a campaign failed');
       }
