@@ -382,8 +382,12 @@ export class OutboundModel {
     return this.take();
   }
 
-  /** Agent seconds logged in so far (for figures taken while the run goes on). */
-  loggedInSecsNow(): number {
-    return (this.now - this.loggedInAt) * this.agents.size;
+  /**
+   * The counters as of now, time spent in the current states included (for
+   * figures over part of a run: the benchmark's second half).
+   */
+  snapshot(): OutboundStats {
+    for (const a of this.agents.values()) this.setAgent(a, a.state, a.call);
+    return { ...this.stats, loggedInSecs: (this.now - this.loggedInAt) * this.agents.size };
   }
 }

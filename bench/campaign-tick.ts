@@ -1,0 +1,66 @@
+/**
+ * The dialer's tick with many running campaigns (PRODUCT.md §13: 50 running
+ * campaigns and 500 calls in progress on one node; the dial decision for 100
+ * campaigns under 50 ms a tick). One tenant, N progressive campaigns, each
+ * with its own group of 4 agents logged in, dialRatio 2.5 and a list of 50
+ * contacts: the first tick places 10 calls per campaign (N × 10 in progress,
+ * nobody answers them), then every further tick (the clock one second on)
+ * runs each campaign's housekeeping, reads, pacing decision and compliance
+ * with nothing to dial — the steady cost of a node holding them. Measured
+ * on the worker's own `tick()` (lease claim included), in this process.
+ *
+ *   node --import tsx bench/campaign-tick.ts [--campaigns 50,100] [--db sqlite|postgres|both] [--ticks 30]
+ */
+import { parseArgs } from '../src/cli/args.js';
+import type { Dialect } from '../src/db/types.js';
+import { benchService, contactList, startedCampaign, tenantWorld } from './campaign-support.js';
+import { median } from './support.js';
+
+const { options } = parseArgs(process.argv.slice(2));
+const COUNTS = (options.campaigns ?? '50,100').split(',').map(Number);
+const DBS: Dialect[] = options.db === 'both' ? ['sqlite', 'postgres'] : [options.db === 'postgres' ? 'postgres' : 'sqlite'];
+const TICKS = Number(options.ticks ?? 30);
+
+async function measure(dialect: Dialect, campaigns: number): Promise<string> {
+  const s = await benchService(dialect, `campaign_tick_${campaigns}`, Date.UTC(2026, 10, 23, 8, 0, 0));
+  try {
+    const w = await tenantWorld(s, { groups: campaigns, agentsPerGroup: 4 });
+    for (let i = 0; i < campaigns; i++) {
+      const clId = await contactList(s, w, 50, 14_160_000_000 + i * 1000);
+      await startedCampaign(s, w, { clIds: [clId], groupId: w.groupIds[i], mode: 'progressive', dialRatio: 2.5 });
+    }
+    const worker = s.services.dialerWorker;
+    s.clock.advance(1000);
+    let t0 = performance.now();
+    await worker.tick();
+    const first = performance.now() - t0;
+    const [lines] = await s.db.all<{ n: number }>('SELECT COUNT(*) AS n FROM campaign_calls WHERE ended_at IS NULL');
+    const times: number[] = [];
+    for (let i = 0; i < TICKS; i++) {
+      s.clock.advance(1000);
+      t0 = performance.now();
+      const held = await worker.tick();
+      times.push(performance.now() - t0);
+      if (held.length !== campaigns) throw new Error(`the node held ${held.length} of ${campaigns} campaigns`);
+    }
+    times.sort((a, b) => a - b);
+    const p95 = times[Math.min(times.length - 1, Math.floor(times.length * 0.95))]!;
+    return `| ${dialect} | ${campaigns} | ${Number(lines!.n)} | ${first.toFixed(0)} ms | ${median(times).toFixed(1)} ms | ${p95.toFixed(1)} ms | ${(median(times) / campaigns).toFixed(2)} ms |`;
+  } finally {
+    await s.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const rows: string[] = [];
+  for (const dialect of DBS) for (const n of COUNTS) rows.push(await measure(dialect, n));
+  console.log(`\n${TICKS} steady ticks each, in process, ${new Date().toISOString()}\n`);
+  console.log('| database | running campaigns | calls in progress | first tick (places the calls) | tick, median | tick, p95 | per campaign |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of rows) console.log(r);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
