@@ -145,6 +145,8 @@ for (const dialect of testDialects()) {
       await ok(node, '/api/v2/campaign/start', { ssid: w.ssid, campaignId: w.campaignId });
       // Mid-campaign: some dials answered, most contacts still to dial.
       await until('a first wave of dials', 30_000, sw, current, () => sw.dials.size >= 12);
+      // Printed: a restart that dials sooner than this after the kill found a lease the killed node had let lapse (a stalled tick).
+      const leaseLeft = (await lease(t, w)).until - Date.now();
       await node.kill();
       const atKill = sw.dials.size;
       expect(atKill).toBeLessThan(w.numbers.length);
@@ -168,7 +170,9 @@ for (const dialect of testDialects()) {
       await expectEveryDialOnceAndDelivered(t, w, sw);
       expect(rows).toHaveLength(w.numbers.length);
       expect(new Set(rows.map((r) => r.number))).toEqual(new Set(w.numbers));
-      console.info(`[${dialect}] ${atKill} dials before the kill, dialling again ${resumedMs} ms after it, ${rows.length} contacts each dialled once`);
+      console.info(
+        `[${dialect}] ${atKill} dials before the kill (lease left ${leaseLeft} ms), dialling again ${resumedMs} ms after it, ${rows.length} contacts each dialled once`,
+      );
       sw.close();
     }, 180_000);
   });
