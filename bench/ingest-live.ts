@@ -27,7 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { agentCycleTraffic } from './agent-traffic.js';
-import { ensureBenchDatabase, PG_URL, pinned, startServerProcess, startChild, stopChild } from './support.js';
+import { cpuMicros, ensureBenchDatabase, PG_URL, pinned, startServerProcess, startChild, stopChild } from './support.js';
 import { parseArgs } from '../src/cli/args.js';
 import { systemClock } from '../src/clock.js';
 import { migrate } from '../src/db/migrate.js';
@@ -262,12 +262,22 @@ async function main(): Promise<void> {
         if (baseline) wrk(baseUrl, payload, 2);
         for (let round = 0; round < ROUNDS; round++) {
           const bare = await bareRps(sample);
-          const ours = wrk(url, payload, DURATION);
-          const before = baseline ? wrk(baseUrl, payload, DURATION).rps / bare.rps : undefined;
+          // Server CPU per request as well: unlike req/s, it hardly moves with what else the machine runs.
+          const perRequest = (pid: number | undefined, run: () => WrkResult) => {
+            const cpu0 = cpuMicros(pid);
+            const result = run();
+            return { result, cpuUs: (cpuMicros(pid) - cpu0) / (result.rps * DURATION) };
+          };
+          const mine = perRequest(server.pid, () => wrk(url, payload, DURATION));
+          const ours = mine.result;
+          const theirs = baseline ? perRequest(baseline.pid, () => wrk(baseUrl, payload, DURATION)) : undefined;
+          const before = theirs ? theirs.result.rps / bare.rps : undefined;
           runs.push({ ours, bare, ratio: ours.rps / bare.rps, before });
           if (ROUNDS > 1 || baseline) {
-            const was = before === undefined ? '' : `; baseline ${before.toFixed(2)} ×`;
-            console.log(`  ${op} round ${round + 1}: ${Math.round(ours.rps)} / ${Math.round(bare.rps)} req/s = ${(ours.rps / bare.rps).toFixed(2)} ×${was}`);
+            const was = before === undefined ? '' : `; baseline ${before.toFixed(2)} ×, ${theirs!.cpuUs.toFixed(1)} µs CPU a request`;
+            console.log(
+              `  ${op} round ${round + 1}: ${Math.round(ours.rps)} / ${Math.round(bare.rps)} req/s = ${(ours.rps / bare.rps).toFixed(2)} ×, ${mine.cpuUs.toFixed(1)} µs CPU a request${was}`,
+            );
           }
         }
         if (baseline) console.log(`  ${op} baseline (${BASELINE}): median ${lowerMiddle(runs.map((x) => x.before!).sort((x, y) => x - y)).toFixed(2)} ×`);
