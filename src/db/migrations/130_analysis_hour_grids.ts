@@ -1,7 +1,7 @@
 import { columnTypes, type Migration } from '../migrate.js';
 
 /**
- * Stored hour grids (src/modules/analysis/day-cache/stored-hours.ts): one row
+ * Stored hour grids (src/modules/analysis/answer/stored-hours.ts): one row
  * per account, breakdown dimension, ghost threshold and UTC day, holding the
  * hourly roll-up of that day already summed over directions, every key and
  * hour in one binary value (hour-grid-codec.ts). A node's first ask of a month

@@ -2,7 +2,7 @@ import type { Queryable } from '../../../db/types.js';
 import { tenant, type TenantQueries } from '../../../db/tenant.js';
 import type { Dim } from '../rollup/counters.js';
 
-/** One UTC day of the hourly roll-up summed over directions (migration 130; the value's layout: day-cache/hour-grid-codec.ts). */
+/** One UTC day of the hourly roll-up summed over directions (migration 130; the value's layout: answer/hour-grid-codec.ts). */
 export interface StoredHourGrid {
   utcDay: number;
   /** The day's change mark (analysis_versions) read before the rows the grid was summed from. */
