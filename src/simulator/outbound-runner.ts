@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import { TickLoop } from './tick-loop.js';
 import { SseParser } from '../connectors/core/sse.js';
 import { isDialCommand, type OutboundModel } from './outbound.js';
 import type { Transport } from './transport.js';
@@ -24,9 +25,10 @@ export interface OutboundProgress {
 export class OutboundRunner {
   readonly progress: OutboundProgress = { commands: 0, eventsSent: 0, accepted: 0, duplicates: 0, errors: 0 };
   private pending: SimEvent[] = [];
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
+  private readonly ticks = new TickLoop(
+    () => this.tick(),
+    (err) => this.fail(err),
+  );
 
   constructor(
     readonly model: OutboundModel,
@@ -59,31 +61,11 @@ export class OutboundRunner {
   }
 
   start(intervalMs = 200): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = (async () => {
-      while (this.running) {
-        try {
-          await this.tick();
-        } catch (err) {
-          this.fail(err);
-        }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, intervalMs);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      }
-    })();
+    this.ticks.start(intervalMs);
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
-    this.loop = undefined;
+  stop(): Promise<void> {
+    return this.ticks.stop();
   }
 
   /** Ends the run: calls in progress end, agents log out. */

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import { TickLoop } from './tick-loop.js';
 import type { TrafficModel } from './model.js';
 import type { RecordingWriter } from './recordings.js';
 import type { Transport } from './transport.js';
@@ -32,9 +33,10 @@ const STEP = 1;
  */
 export class SimulationRunner {
   readonly progress: RunnerProgress = { callsInProgress: 0, eventsSent: 0, accepted: 0, duplicates: 0, errors: 0, decisions: 0, blocked: 0, eventsPerSec: 0 };
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
+  private readonly ticks = new TickLoop(
+    () => this.tick(),
+    (err) => this.fail(err),
+  );
   private readonly rateWindow: { at: number; sent: number }[] = [];
 
   constructor(
@@ -88,31 +90,11 @@ export class SimulationRunner {
 
   /** Ticks every `intervalMs` until stopped. */
   start(intervalMs = 250): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = (async () => {
-      while (this.running) {
-        try {
-          await this.tick();
-        } catch (err) {
-          this.fail(err);
-        }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, intervalMs);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      }
-    })();
+    this.ticks.start(intervalMs);
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
-    this.loop = undefined;
+  stop(): Promise<void> {
+    return this.ticks.stop();
   }
 
   private async decideAll(routes: RouteRequest[]): Promise<[RouteRequest, RouteDecision][]> {
