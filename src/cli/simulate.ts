@@ -159,25 +159,9 @@ async function run(
   );
   const started = Date.now();
   runner.start(200);
-  const tty = process.stdout.isTTY;
-  let lines = 0;
-  const show = setInterval(() => {
-    lines++;
-    if (tty) process.stdout.write(`\r${progressLine(runner, started)}\x1b[K`);
-    else if (lines % 5 === 0) console.log(progressLine(runner, started));
-  }, 1000);
-  await new Promise<void>((resolve) => {
-    const timer = duration !== undefined ? setTimeout(resolve, duration * 1000) : undefined;
-    const onSignal = () => {
-      if (timer) clearTimeout(timer);
-      resolve();
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-  });
-  clearInterval(show);
+  await showProgressUntilDone(() => progressLine(runner, started), duration);
   await runner.shutdown();
-  if (tty) process.stdout.write('\n');
+  if (process.stdout.isTTY) process.stdout.write('\n');
   console.log(progressLine(runner, started));
   const p = runner.progress;
   if (p.lastError) console.log(`last error: ${p.lastError}`);
@@ -225,6 +209,29 @@ async function runOutbound(
     const s = model.stats;
     return `${Math.round((Date.now() - started) / 1000)}s  dials ${s.dials}  in progress ${model.callsInProgress}  connected ${s.connected}  abandoned ${s.abandoned}  agents free ${model.freeAgents}/${agents}  events ${p.eventsSent}  errors ${p.errors}`;
   };
+  await showProgressUntilDone(line, duration);
+  await session.close();
+  if (process.stdout.isTTY) process.stdout.write('\n');
+  console.log(line());
+  const p = runner.progress;
+  if (p.lastError) console.log(`last error: ${p.lastError}`);
+  const s = model.stats;
+  const talkShare = s.loggedInSecs > 0 ? Math.round((s.talkSecs / s.loggedInSecs) * 1000) / 10 : null;
+  console.log(JSON.stringify({ ...s, talkShare, commands: p.commands, accepted: p.accepted, duplicates: p.duplicates, errors: p.errors }));
+  return 0;
+}
+
+function progressLine(runner: SimulationRunner, started: number): string {
+  const p = runner.progress;
+  const secs = Math.round((Date.now() - started) / 1000);
+  return `${secs}s  calls in progress ${p.callsInProgress}  events ${p.eventsSent} (${p.eventsPerSec}/s)  blocked ${p.blocked}  errors ${p.errors}`;
+}
+
+/**
+ * A progress line every second (rewritten in place on a terminal, every fifth
+ * otherwise) until `duration` seconds passed, or SIGINT / SIGTERM.
+ */
+async function showProgressUntilDone(line: () => string, duration: number | undefined): Promise<void> {
   const tty = process.stdout.isTTY;
   let ticks = 0;
   const show = setInterval(() => {
@@ -242,19 +249,4 @@ async function runOutbound(
     process.once('SIGTERM', onSignal);
   });
   clearInterval(show);
-  await session.close();
-  if (tty) process.stdout.write('\n');
-  console.log(line());
-  const p = runner.progress;
-  if (p.lastError) console.log(`last error: ${p.lastError}`);
-  const s = model.stats;
-  const talkShare = s.loggedInSecs > 0 ? Math.round((s.talkSecs / s.loggedInSecs) * 1000) / 10 : null;
-  console.log(JSON.stringify({ ...s, talkShare, commands: p.commands, accepted: p.accepted, duplicates: p.duplicates, errors: p.errors }));
-  return 0;
-}
-
-function progressLine(runner: SimulationRunner, started: number): string {
-  const p = runner.progress;
-  const secs = Math.round((Date.now() - started) / 1000);
-  return `${secs}s  calls in progress ${p.callsInProgress}  events ${p.eventsSent} (${p.eventsPerSec}/s)  blocked ${p.blocked}  errors ${p.errors}`;
 }
