@@ -249,16 +249,31 @@ export class DialerRepository {
     await this.t.run('UPDATE campaign_calls SET obd_pending = 0 WHERE account_id = $1 AND call_id = $2', [callId]);
   }
 
-  /** The campaign's calls in progress: lines, predictive ones without an agent yet, agents reserved. */
-  async inProgress(campaignId: number): Promise<{ lines: number; pendingPredictive: number; agents: number[] }> {
-    const rows = await this.t.all<{ predictive: number; agent_id: number | null; agent_answered_at: number | null; outcome: string | null }>(
-      'SELECT predictive, agent_id, agent_answered_at, outcome FROM campaign_calls WHERE account_id = $1 AND campaign_id = $2 AND ended_at IS NULL',
+  /**
+   * The campaign's calls in progress: lines, predictive ones without an agent
+   * yet, agents reserved; and for the predictive look-ahead, when each
+   * predictive call still ringing was dialled and how many were answered and
+   * wait for an agent.
+   */
+  async inProgress(campaignId: number): Promise<{ lines: number; pendingPredictive: number; agents: number[]; ringingSince: number[]; waiting: number }> {
+    const rows = await this.t.all<{
+      predictive: number;
+      agent_id: number | null;
+      dialled_at: number;
+      connected_at: number | null;
+      agent_answered_at: number | null;
+      outcome: string | null;
+    }>(
+      'SELECT predictive, agent_id, dialled_at, connected_at, agent_answered_at, outcome FROM campaign_calls WHERE account_id = $1 AND campaign_id = $2 AND ended_at IS NULL',
       [campaignId],
     );
+    const pending = rows.filter((r) => Number(r.predictive) === 1 && r.agent_answered_at === null && r.outcome === null);
     return {
       lines: rows.length,
-      pendingPredictive: rows.filter((r) => Number(r.predictive) === 1 && r.agent_answered_at === null && r.outcome === null).length,
+      pendingPredictive: pending.length,
       agents: rows.filter((r) => Number(r.predictive) === 0 && r.agent_id !== null).map((r) => Number(r.agent_id)),
+      ringingSince: pending.filter((r) => r.connected_at === null).map((r) => Number(r.dialled_at)),
+      waiting: pending.filter((r) => r.connected_at !== null).length,
     };
   }
 
@@ -285,15 +300,23 @@ export class DialerRepository {
     return { humanAnswered: Number(row?.h ?? 0), abandoned: Number(row?.a ?? 0) };
   }
 
-  /** Of the last `n` dials with a result: how many a person answered, of how many. */
-  async recentAnswers(campaignId: number, n: number): Promise<{ human: number; total: number }> {
-    const row = await this.t.get<{ h: number | null; t: number | null }>(
-      `SELECT SUM(CASE WHEN answered_by = 'human' THEN 1 ELSE 0 END) AS h, COUNT(*) AS t FROM (
-         SELECT answered_by FROM campaign_calls WHERE account_id = $1 AND campaign_id = $2 AND (ended_at IS NOT NULL OR connected_at IS NOT NULL)
-         ORDER BY dialled_at DESC LIMIT $3) r`,
+  /** The last `n` dials with a result (answered or ended): what the pacing learns the answer rate, answer delay, talk and wrap-up from. */
+  async recentDials(campaignId: number, n: number): Promise<RecentDial[]> {
+    const rows = await this.t.all<Record<keyof RecentDial, number | string | null>>(
+      `SELECT dialled_at, connected_at, answered_by, agent_answered_at, ended_at, wrap_secs FROM campaign_calls
+       WHERE account_id = $1 AND campaign_id = $2 AND (ended_at IS NOT NULL OR connected_at IS NOT NULL)
+       ORDER BY dialled_at DESC LIMIT $3`,
       [campaignId, n],
     );
-    return { human: Number(row?.h ?? 0), total: Number(row?.t ?? 0) };
+    const num = (v: number | string | null) => (v === null ? null : Number(v));
+    return rows.map((r) => ({
+      dialled_at: Number(r.dialled_at),
+      connected_at: num(r.connected_at),
+      answered_by: r.answered_by === null ? null : String(r.answered_by),
+      agent_answered_at: num(r.agent_answered_at),
+      ended_at: num(r.ended_at),
+      wrap_secs: Number(r.wrap_secs ?? 0),
+    }));
   }
 
   /** Contacts by state, for campaign/status and completion. */
@@ -315,4 +338,13 @@ export class DialerRepository {
     const n = (k: string) => Number(row?.[k] ?? 0);
     return { rows: n('n'), done: n('done'), open: n('open'), due: n('due'), scheduled: n('scheduled'), excluded: n('excluded') };
   }
+}
+
+export interface RecentDial {
+  dialled_at: number;
+  connected_at: number | null;
+  answered_by: string | null;
+  agent_answered_at: number | null;
+  ended_at: number | null;
+  wrap_secs: number;
 }

@@ -16,9 +16,9 @@ import { windowSecs } from './campaign-settings.js';
 import { CampaignRepository, holdsLease } from './campaign.repository.js';
 import { campaignOf, type Campaign } from './campaign.service.js';
 import type { ContactListsPort, ListContact } from './contact-lists.port.js';
-import { DialerRepository, type AttemptRow } from './dialer.repository.js';
+import { DialerRepository, type AttemptRow, type RecentDial } from './dialer.repository.js';
 import { afterOutcome, CAMPAIGN_CALL_PREFIX, DISPOSITION_WAIT_SECS } from './outcomes.js';
-import { decideDials, type PacingDecision } from './pacing.js';
+import { decideDials, type PacingDecision, type PacingInput, type PacingOutlook } from './pacing.js';
 
 export interface DialerDeps {
   db: Database;
@@ -45,6 +45,10 @@ const HOURS_RECHECK_SECS = 60;
 /** The recent dials the answer rate is estimated from, and the rate assumed before any. */
 const ANSWER_SAMPLE = 200;
 const PRIOR_HUMAN_RATE = 0.3;
+/** Talk and wrap-up seconds assumed before calls to learn from (each worth PRIOR_WEIGHT calls). */
+const PRIOR_TALK_SECS = 60;
+const PRIOR_WRAP_SECS = 10;
+const PRIOR_WEIGHT = 5;
 /** Why a contact was dialled no more. */
 const EXCLUDED = 'excluded';
 
@@ -103,8 +107,19 @@ export class Dialer {
     return { live: await this.d.liveState.agents(accountId), held: await this.repo(accountId).heldAgents(this.nowSec()) };
   }
 
-  /** One tick of a campaign whose lease `owner` holds; `view` shared by the campaigns of the account in one worker tick. */
-  async tick(accountId: number, campaignId: number, owner: string | null, view?: AccountTickView): Promise<TickFigures | null> {
+  /**
+   * One tick of a campaign whose lease `owner` holds; `view` shared by the
+   * campaigns of the account in one worker tick. `decide` replaces the
+   * pacing decision (the pacing benchmark drives other algorithms through
+   * the same dialer with it); the worker never passes one.
+   */
+  async tick(
+    accountId: number,
+    campaignId: number,
+    owner: string | null,
+    view?: AccountTickView,
+    decide?: (input: PacingInput) => PacingDecision,
+  ): Promise<TickFigures | null> {
     const c = await this.campaign(accountId, campaignId);
     if (!c || c.state !== 'running') return null;
     const now = this.nowSec();
@@ -113,13 +128,14 @@ export class Dialer {
     const repo = this.repo(accountId);
     const progress = await repo.inProgress(campaignId);
     const held = view?.held ?? (await repo.heldAgents(now));
-    const free = await this.freeAgents(accountId, c.groupId, held, view?.live);
+    const agents = await this.groupAgents(accountId, c.groupId, held, view?.live, now);
+    const free = agents.free;
     const reservedHere = new Set(progress.agents);
     const w = await repo.window(campaignId, this.windowStart(c, now));
-    const recent = await repo.recentAnswers(campaignId, ANSWER_SAMPLE);
+    const recent = c.mode === 'predictive' ? await repo.recentDials(campaignId, ANSWER_SAMPLE) : [];
     // The estimate leans on the prior until there are dials to learn from.
-    const humanRate = (recent.human + PRIOR_HUMAN_RATE * 20) / (recent.total + 20);
-    const decision = decideDials({
+    const humanRate = (recent.filter((r) => r.answered_by === 'human').length + PRIOR_HUMAN_RATE * 20) / (recent.length + 20);
+    const input: PacingInput = {
       mode: c.mode,
       freeAgents: free.length,
       reservedAgents: reservedHere.size,
@@ -131,7 +147,15 @@ export class Dialer {
       abandoned: w.abandoned,
       maxAbandonRate: c.maxAbandonRate,
       humanRate,
-    });
+      outlook: {
+        talking: agents.talking,
+        wrapping: agents.wrapping,
+        ringing: progress.ringingSince.map((at) => Math.max(0, now - at)),
+        waiting: progress.waiting,
+        ...learned(recent),
+      },
+    };
+    const decision = (decide ?? decideDials)(input);
     let dialled = 0;
     if (decision.dials > 0) dialled = await this.dialSome(accountId, c, decision, free, progress.agents, owner, now, held);
     if (dialled === 0 && exhausted && progress.lines === 0) await this.completeIfDone(accountId, c, now);
@@ -143,15 +167,31 @@ export class Dialer {
     return Math.max(now - windowSecs(c.abandonWindow), c.startedAt ?? now);
   }
 
-  /** Agents of the group free now (logged in, no break, wrap-up, ring or call) and held by no campaign. */
-  async freeAgents(accountId: number, groupId: number, held: Set<number>, liveNow?: Map<number, AgentLive>): Promise<number[]> {
+  /**
+   * The group's agents held by no campaign: those free now (logged in, no
+   * break, wrap-up, ring or call), and for the predictive look-ahead the
+   * seconds each busy one has been on its call or in its wrap-up.
+   */
+  async groupAgents(
+    accountId: number,
+    groupId: number,
+    held: Set<number>,
+    liveNow: Map<number, AgentLive> | undefined,
+    now: number,
+  ): Promise<{ free: number[]; talking: number[]; wrapping: number[] }> {
     const members = await this.d.agents.groupMembers(accountId, groupId);
-    if (members.length === 0) return [];
+    const out = { free: [] as number[], talking: [] as number[], wrapping: [] as number[] };
+    if (members.length === 0) return out;
     const live = liveNow ?? (await this.d.liveState.agents(accountId));
-    return members.filter((id) => {
+    for (const id of members) {
       const a = live.get(id);
-      return a !== undefined && isAvailable(a) && a.ringCall === null && !held.has(id);
-    });
+      // An agent on a break is neither free nor about to be.
+      if (a === undefined || !a.loggedIn || a.breakReason !== null || held.has(id)) continue;
+      if (a.callId !== null) out.talking.push(Math.max(0, now - (a.callAt ?? now)));
+      else if (a.wrapupAt !== null) out.wrapping.push(Math.max(0, now - a.wrapupAt));
+      else if (isAvailable(a) && a.ringCall === null) out.free.push(id);
+    }
+    return out;
   }
 
   private async housekeeping(accountId: number, c: Campaign, now: number): Promise<void> {
@@ -384,4 +424,35 @@ export class Dialer {
     if (listCallback) await this.d.lists.clearReschedule(accountId, a.contact_id);
     return 'dialled';
   }
+}
+
+/**
+ * What the predictive look-ahead learns from the campaign's recent dials:
+ * when each was answered (or ended unanswered), by whom, and the mean talk
+ * and wrap-up of those an agent took, each leaning on a prior until there
+ * are calls to learn from.
+ */
+function learned(recent: RecentDial[]): Pick<PacingOutlook, 'outcomes' | 'talkSecs' | 'wrapSecs'> {
+  const outcomes: PacingOutlook['outcomes'] = [];
+  let talkN = 0;
+  let talkSum = 0;
+  let wrapN = 0;
+  let wrapSum = 0;
+  for (const r of recent) {
+    const at = r.connected_at ?? r.ended_at;
+    if (at !== null) outcomes.push({ secs: Math.max(0, at - r.dialled_at), human: r.answered_by === 'human' });
+    if (r.answered_by === 'human' && r.agent_answered_at !== null && r.ended_at !== null) {
+      talkN++;
+      talkSum += Math.max(0, r.ended_at - r.agent_answered_at);
+    }
+    if (r.wrap_secs > 0) {
+      wrapN++;
+      wrapSum += r.wrap_secs;
+    }
+  }
+  return {
+    outcomes,
+    talkSecs: (talkSum + PRIOR_TALK_SECS * PRIOR_WEIGHT) / (talkN + PRIOR_WEIGHT),
+    wrapSecs: (wrapSum + PRIOR_WRAP_SECS * PRIOR_WEIGHT) / (wrapN + PRIOR_WEIGHT),
+  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abandonBudget, binomialTailAbove, decideDials, type PacingInput } from './pacing.js';
+import { abandonBudget, binomialTailAbove, decideDials, humanChanceAtAge, releaseChances, type PacingInput, type PacingOutlook } from './pacing.js';
 
 const base: PacingInput = {
   mode: 'predictive',
@@ -51,11 +51,76 @@ describe('decideDials', () => {
     expect(decideDials({ ...base, maxLines: 10, lines: 10 }).dials).toBe(0);
   });
 
-  it('predictive dials ahead: about free agents ÷ answer rate, as the budget allows', () => {
+  it('predictive dials ahead while the people expected to find no agent stay within 40 % of the limit', () => {
     const d = decideDials({ ...base, humanAnswered: 10_000, abandoned: 0 });
     expect(d.as).toBe('predictive');
-    expect(d.dials).toBe(20); // 5 agents ÷ 25 %
-    expect(decideDials({ ...base, humanAnswered: 10_000, pendingPredictive: 12, lines: 12 }).dials).toBe(8);
+    // With n calls, people ~ Binomial(n, 0.25) and 5 free agents: E[(people − 5)+] ≤ 1.2 % of E[people].
+    const share = (n: number) => {
+      let e = 0;
+      for (let k = 6; k <= n; k++) e += (binomialTailAbove(n, 0.25, k - 1) - binomialTailAbove(n, 0.25, k)) * (k - 5);
+      return e / (n * 0.25);
+    };
+    expect(d.dials).toBeGreaterThan(5);
+    expect(share(d.dials)).toBeLessThanOrEqual(0.012);
+    expect(share(d.dials + 1)).toBeGreaterThan(0.012);
+    // Calls in flight count at the answer rate: as many fewer new ones.
+    expect(decideDials({ ...base, humanAnswered: 10_000, pendingPredictive: 4, lines: 4 }).dials).toBe(d.dials - 4);
+  });
+
+  const outlook: PacingOutlook = {
+    talking: [],
+    wrapping: [],
+    ringing: [],
+    waiting: 0,
+    // Of 100 dials: 25 people and 10 machines answered 5–25 s after the dial, the rest ended unanswered at 25 s.
+    outcomes: [
+      ...Array.from({ length: 25 }, (_, k) => ({ secs: 5 + (k % 21), human: true })),
+      ...Array.from({ length: 10 }, (_, k) => ({ secs: 5 + 2 * k, human: false })),
+      ...Array.from({ length: 65 }, () => ({ secs: 25, human: false })),
+    ],
+    talkSecs: 120,
+    wrapSecs: 10,
+  };
+
+  it('counts the agents about to come out of wrap-up or to end their calls', () => {
+    const none = decideDials({ ...base, freeAgents: 0, humanAnswered: 10_000, outlook });
+    expect(none.dials).toBe(0);
+    const soon = decideDials({
+      ...base,
+      freeAgents: 0,
+      humanAnswered: 10_000,
+      outlook: { ...outlook, wrapping: [8, 9, 7], talking: new Array<number>(15).fill(60) },
+    });
+    expect(soon.dials).toBeGreaterThan(0);
+    expect(soon.as).toBe('predictive');
+  });
+
+  it('a call that has rung long is rarely a person still to answer', () => {
+    expect(humanChanceAtAge(0, outlook.outcomes, 0.25)).toBeCloseTo(0.25, 2);
+    expect(humanChanceAtAge(25, outlook.outcomes, 0.25)).toBeCloseTo(0.25, 2); // nothing learned beyond 25 s: the prior
+    expect(humanChanceAtAge(20, outlook.outcomes, 0.25)).toBeLessThan(0.15);
+    const young = decideDials({
+      ...base,
+      humanAnswered: 10_000,
+      pendingPredictive: 8,
+      lines: 8,
+      outlook: { ...outlook, ringing: new Array<number>(8).fill(1) },
+    });
+    const old = decideDials({
+      ...base,
+      humanAnswered: 10_000,
+      pendingPredictive: 8,
+      lines: 8,
+      outlook: { ...outlook, ringing: new Array<number>(8).fill(22) },
+    });
+    expect(old.dials).toBeGreaterThan(young.dials);
+  });
+
+  it('release chances: memoryless talk then the mean wrap-up; a wrap-up under way by its remainder', () => {
+    const [talk, wrap] = releaseChances({ ...outlook, talking: [300], wrapping: [5] }, 15);
+    expect(talk).toBeCloseTo(1 - Math.exp(-5 / 120), 6);
+    expect(wrap).toBeCloseTo(1 - Math.exp(-15 / 5), 6);
+    expect(releaseChances({ ...outlook, talking: [0] }, 8)[0]).toBe(0); // shorter than the wrap-up: nobody free from a call
   });
 
   it('a small budget keeps the surplus of people over free agents within it', () => {

@@ -23,6 +23,29 @@ export interface PacingInput {
   maxAbandonRate: number;
   /** Share of recent dials a person answered (0–1), smoothed by the dialer. */
   humanRate: number;
+  /**
+   * What the predictive estimate looks ahead with (all optional: without
+   * them it counts only the agents free now, and every call in flight as a
+   * person with probability humanRate).
+   */
+  outlook?: PacingOutlook;
+}
+
+/** The predictive look-ahead's figures (gathered by the dialer, see dialer.ts). */
+export interface PacingOutlook {
+  /** Seconds since each agent of the group now on a call answered it. */
+  talking: number[];
+  /** Seconds since each agent of the group now in wrap-up began it. */
+  wrapping: number[];
+  /** Seconds since each predictive call in flight and not yet answered was dialled. */
+  ringing: number[];
+  /** Predictive calls answered and not yet with an agent (each needs one now). */
+  waiting: number;
+  /** Recent resolved dials: seconds from the dial to the answer (or to the end when nobody answered), and whether a person answered. */
+  outcomes: Array<{ secs: number; human: boolean }>;
+  /** Mean talk and wrap-up seconds of the campaign's recent calls. */
+  talkSecs: number;
+  wrapSecs: number;
 }
 
 export interface PacingDecision {
@@ -37,6 +60,19 @@ export interface PacingDecision {
 
 /** Tail risk accepted per tick that the humans answering outnumber free agents by more than the budget. */
 const TAIL = 0.01;
+/**
+ * The abandon share aimed at, of the limit. The rest is the margin for what
+ * the estimate misses (a person answering seconds before the agent expected
+ * is free) and, above all, keeps the window's budget from running out: each
+ * time it does the campaign dials as progressive, which costs more talk time
+ * than the margin (docs/campaigns.md, "Measured pacing": aiming at 75 % of
+ * the limit the fallback took 12 % of the ticks, at 40 % under 1 %).
+ */
+const TARGET_SHARE = 0.4;
+/** Weight, in dials, of humanRate as the prior of the answer-by-age estimate (few calls ring long). */
+const AGE_PRIOR = 5;
+/** The seconds from a dial to a person answering, assumed before any person answered. */
+const PRIOR_ANSWER_SECS = 10;
 
 /**
  * Abandons the window can take before its rate would pass the limit, even if
@@ -71,12 +107,88 @@ function progressive(i: PacingInput): number {
 }
 
 /**
+ * The chance that a call still ringing after `age` seconds is answered by a
+ * person: of the recent dials still unresolved at that age, the share a
+ * person answered later (with humanRate as a prior worth AGE_PRIOR dials).
+ * A call that has rung for long is mostly one nobody will answer: counting
+ * it at the overall rate, as the first version did, saw people coming who
+ * were not, and held dials back.
+ */
+export function humanChanceAtAge(age: number, outcomes: PacingOutlook['outcomes'], humanRate: number): number {
+  let later = 0;
+  let humansLater = 0;
+  for (const o of outcomes)
+    if (o.secs > age) {
+      later++;
+      if (o.human) humansLater++;
+    }
+  return (humansLater + humanRate * AGE_PRIOR) / (later + AGE_PRIOR);
+}
+
+/**
+ * The chance that each busy agent is free within `horizon` seconds. Talk is
+ * taken as memoryless (exponential, the Erlang models' assumption: how long a
+ * call has lasted says little about when it ends), then the mean wrap-up
+ * follows: 1 − e^(−(h − W)/T) when h > W. A wrap-up under way ends after
+ * its expected remainder, at least half the mean (an overdue one is not
+ * assumed to end at once): 1 − e^(−h/m).
+ */
+export function releaseChances(o: PacingOutlook, horizon: number): number[] {
+  const T = Math.max(1, o.talkSecs);
+  const W = Math.max(0, o.wrapSecs);
+  const talk = horizon > W ? 1 - Math.exp(-(horizon - W) / T) : 0;
+  return [...o.talking.map(() => talk), ...o.wrapping.map((e) => 1 - Math.exp(-horizon / Math.max(1, W - e, W / 2)))];
+}
+
+/** Adds one Bernoulli(p) to a distribution of counts (Poisson-binomial, in place order). */
+function addBernoulli(dist: number[], p: number): number[] {
+  const next = new Array<number>(dist.length + 1).fill(0);
+  for (let k = 0; k < dist.length; k++) {
+    next[k]! += dist[k]! * (1 - p);
+    next[k + 1]! += dist[k]! * p;
+  }
+  return next;
+}
+
+/** E[(H − R − k)+] for independent counts H and R: the people expected to find no agent. */
+function expectedSurplus(humans: number[], released: number[], k: number): number {
+  let sum = 0;
+  for (let r = 0; r < released.length; r++) {
+    if (released[r]! === 0) continue;
+    let s = 0;
+    for (let h = Math.max(0, Math.floor(k + r) + 1); h < humans.length; h++) s += humans[h]! * (h - k - r);
+    sum += released[r]! * s;
+  }
+  return sum;
+}
+
+/** Mean seconds from the dial to a person answering, over the recent dials a person answered. */
+function answerHorizon(outcomes: PacingOutlook['outcomes']): number {
+  let n = 0;
+  let sum = 0;
+  for (const o of outcomes)
+    if (o.human) {
+      n++;
+      sum += o.secs;
+    }
+  return (sum + PRIOR_ANSWER_SECS * 2) / (n + 2);
+}
+
+/**
  * The decision. Progressive: (free + reserved agents) × dialRatio − calls in
- * progress. Predictive: enough calls in flight that the people expected to
- * answer match the free agents (n · humanRate ≈ free), but never so many that
- * — with probability above 1 % — more people answer than free agents plus the
- * window's abandon budget; with no budget left (the next abandon would pass
- * the limit) it dials as progressive. Never beyond maxLines.
+ * progress. Predictive (docs/campaigns.md, "How the dialer paces"): with no
+ * budget left (the next abandon would pass the limit) it dials as
+ * progressive. Otherwise it looks ahead by the time a person takes to
+ * answer (h): the agents free then are those free now plus each busy one
+ * with its chance of being free within h; the people who will want them are
+ * those already waiting plus each call ringing with its chance, at its age,
+ * of being answered by a person. It adds calls while the people expected to
+ * find no agent (E[(people − agents)+], both counts Poisson-binomial) stay
+ * within TARGET_SHARE of the limit, as a share of the people expected; and
+ * never so many that — with probability above 1 % — the people among all
+ * calls in flight (each at humanRate) outnumber the agents free now by more
+ * than the window's abandon budget (the first version's check, unchanged). Never
+ * beyond maxLines, never more than the people expected matching the agents.
  */
 export function decideDials(i: PacingInput): PacingDecision {
   const room = Math.max(0, i.maxLines - i.lines);
@@ -90,11 +202,33 @@ export function decideDials(i: PacingInput): PacingDecision {
     return { dials, as: 'progressive', fallback: true, budget: Math.max(0, budget) };
   }
   const p = Math.min(1, Math.max(0.01, i.humanRate));
-  const wanted = Math.max(0, Math.ceil(i.freeAgents / p - 1e-9));
-  // The most calls in flight whose surplus of people over free agents stays within the budget but for the tail risk.
-  let safe = i.pendingPredictive;
-  const cap = i.pendingPredictive + room;
-  while (safe < cap && safe < wanted && binomialTailAbove(safe + 1, p, i.freeAgents + budget) <= TAIL) safe++;
-  const dials = Math.min(room, Math.max(0, Math.min(wanted, safe) - i.pendingPredictive));
+  const o = i.outlook;
+  // Who may need an agent: the people waiting (certain), each call ringing at its own chance.
+  const demand: number[] = o
+    ? [...new Array<number>(o.waiting).fill(1), ...o.ringing.map((age) => Math.min(1, humanChanceAtAge(age, o.outcomes, p)))]
+    : new Array<number>(i.pendingPredictive).fill(p);
+  const release = o ? releaseChances(o, answerHorizon(o.outcomes)) : [];
+  const expectedAgents = i.freeAgents + release.reduce((a, b) => a + b, 0);
+  const expectedPeople = demand.reduce((a, b) => a + b, 0);
+  const wanted = Math.max(0, Math.ceil((expectedAgents - expectedPeople) / p - 1e-9));
+  let humans = [1];
+  for (const d of demand) humans = addBernoulli(humans, d);
+  let released = [1];
+  for (const q of release) released = addBernoulli(released, q);
+  const limit = i.freeAgents + budget;
+  // The people expected to find no agent, as a share of the people expected, held to TARGET_SHARE of the limit.
+  const target = (i.maxAbandonRate / 100) * TARGET_SHARE;
+  let people = expectedPeople;
+  let dials = 0;
+  while (dials < room && dials < wanted) {
+    const next = addBernoulli(humans, p);
+    // The tail risk counts no agent coming free and every call in flight at the overall rate, as strict as the first version:
+    // the look-ahead's estimates decide how close to run, never how much risk of passing the limit to take.
+    if (binomialTailAbove(i.pendingPredictive + dials + 1, p, limit) > TAIL) break;
+    if (expectedSurplus(next, released, i.freeAgents) > target * (people + p)) break;
+    humans = next;
+    people += p;
+    dials++;
+  }
   return { dials, as: 'predictive', fallback: false, budget };
 }
