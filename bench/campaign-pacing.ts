@@ -7,6 +7,9 @@
  * agents, the same seed for each world's answers:
  *
  *   - progressive, dialRatio 1 (an agent reserved per call: nobody abandoned);
+ *   - VICIdial's ADAPT_TAPERED (bench/adapt-tapered.ts) with its default
+ *     settings and a shift that ends with the run, placing its calls through
+ *     the same dialer (its decision replaces ours; compliance as for ours);
  *   - predictive at the default limit, 3 % abandoned over the window;
  *   - predictive at 1 %: the abandon limit binds, and the dialer falls back to
  *     progressive whenever the next abandon would pass it.
@@ -28,6 +31,7 @@ import { parseArgs } from '../src/cli/args.js';
 import type { OutboundStats } from '../src/simulator/outbound.js';
 import { prepareOutbound, type OutboundSession } from '../src/simulator/outbound-session.js';
 import { injectTransport } from '../src/simulator/transport.js';
+import { AdaptTapered } from './adapt-tapered.js';
 import { benchService, contactList, startedCampaign, tenantWorld, type CampaignWorld } from './campaign-support.js';
 
 const { options } = parseArgs(process.argv.slice(2));
@@ -37,8 +41,15 @@ const SEED = Number(options.seed ?? 1);
 const AGENTS = 20;
 const WORLD = { speed: 1, humanShare: 0.25, machineShare: 0.1, busyShare: 0.05, answerMinSecs: 5, answerMaxSecs: 25, talkSecs: 120, wrapupSecs: 10 };
 
-const PACINGS = [
+const START = Date.UTC(2026, 10, 23, 8, 0, 0);
+/** ADAPT_TAPERED's shift ends with the run (its taper acts within it), as HHMM of the service's clock (UTC). */
+const hhmm = (ms: number) => new Date(ms).getUTCHours() * 100 + new Date(ms).getUTCMinutes();
+const SHIFT_END = hhmm(START + SECS * 1000);
+
+const PACINGS: Array<{ name: string; settings: Record<string, unknown>; adapt?: boolean }> = [
   { name: 'progressive, ratio 1', settings: { mode: 'progressive', dialRatio: 1 } },
+  // VICIdial's defaults: drop target 3 %, maximum level 3, intensity 0, no differential target, level 1 to start.
+  { name: 'VICIdial ADAPT_TAPERED, drop target 3 %', settings: { mode: 'predictive', maxAbandonRate: 3 }, adapt: true },
   { name: 'predictive, limit 3 %', settings: { mode: 'predictive', maxAbandonRate: 3 } },
   { name: 'predictive, limit 1 % (abandon-limited)', settings: { mode: 'predictive', maxAbandonRate: 1 } },
 ];
@@ -50,13 +61,14 @@ interface Run {
   session: OutboundSession;
   ticks: number;
   fallbackTicks: number;
+  adapt?: AdaptTapered;
   /** The model's counters and the fallback ticks at half time: the second half is the steady state. */
   half?: { stats: OutboundStats; fallbackTicks: number };
 }
 
 async function main(): Promise<void> {
   // A working day's morning, far from midnight (ALL_DAY hours end at 23:59).
-  const s = await benchService(DIALECT, 'campaign_pacing', Date.UTC(2026, 10, 23, 8, 0, 0));
+  const s = await benchService(DIALECT, 'campaign_pacing', START);
   await s.app.listen({ port: 0, host: '127.0.0.1' });
   const address = s.app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -70,14 +82,26 @@ async function main(): Promise<void> {
       session.reader.start();
       await session.reader.connected;
       const campaignId = await startedCampaign(s, w, { clIds: [clId], groupId: w.groupIds[0], amd: true, ...p.settings });
-      runs.push({ name: p.name, w, campaignId, session, ticks: 0, fallbackTicks: 0 });
+      const adapt = p.adapt
+        ? new AdaptTapered({ droppedPercentage: 3, maximumLevel: 3, intensity: 0, dlDiffTarget: 0, latestServerTime: SHIFT_END, startLevel: 1 })
+        : undefined;
+      runs.push({ name: p.name, w, campaignId, session, ticks: 0, fallbackTicks: 0, adapt });
     }
     const started = Date.now();
     for (let t = 1; t <= SECS; t++) {
       s.clock.advance(1000);
       for (const r of runs) await r.session.runner.tick();
       for (const r of runs) {
-        const fig = await s.services.dialer.tick(r.w.accountId, r.campaignId, null);
+        const adapt = r.adapt;
+        const m = r.session.model.stats;
+        const fig = await s.services.dialer.tick(
+          r.w.accountId,
+          r.campaignId,
+          null,
+          undefined,
+          // ADAPT_TAPERED reads the day's drops ÷ answers as the service counts them (the window is the run).
+          adapt ? (input) => adapt.decide(input, { calls: m.dials, answers: input.humanAnswered, drops: input.abandoned }, hhmm(s.clock.now())) : undefined,
+        );
         r.ticks++;
         if (fig?.decision.fallback && fig.decision.dials > 0) r.fallbackTicks++;
       }
