@@ -98,7 +98,6 @@ async function main(): Promise<void> {
           r.w.accountId,
           r.campaignId,
           null,
-          undefined,
           // ADAPT_TAPERED reads the day's drops ÷ answers as the service counts them (the window is the run).
           adapt ? (input) => adapt.decide(input, { calls: m.dials, answers: input.humanAnswered, drops: input.abandoned }, hhmm(s.clock.now())) : undefined,
         );

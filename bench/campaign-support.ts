@@ -27,8 +27,10 @@ export interface BenchService {
   close(): Promise<void>;
 }
 
-export async function benchService(dialect: Dialect, name: string, startMs: number): Promise<BenchService> {
-  const db = await openFreshBenchDatabase(dialect, name);
+/** `wrap`: what the service sees of the database (bench/statement-log.ts counts its statements). */
+export async function benchService(dialect: Dialect, name: string, startMs: number, wrap?: (db: Database) => Database): Promise<BenchService> {
+  const raw = await openFreshBenchDatabase(dialect, name);
+  const db = wrap ? wrap(raw) : raw;
   await migrate(db);
   const clock = new ManualClock(startMs);
   await new AccountService(db, clock).bootstrap(OPERATOR.username, OPERATOR.password);

@@ -9,20 +9,33 @@
  * with nothing to dial — the steady cost of a node holding them. Measured
  * on the worker's own `tick()` (lease claim included), in this process.
  *
- *   node --import tsx bench/campaign-tick.ts [--campaigns 50,100] [--db sqlite|postgres|both] [--ticks 30]
+ * `--statements` prints, per steady tick, the statements the database ran
+ * (by text: how many, time spent), most time first.
+ *
+ *   node --import tsx bench/campaign-tick.ts [--campaigns 50,100] [--db sqlite|postgres|both] [--ticks 30] [--statements]
  */
 import { parseArgs } from '../src/cli/args.js';
-import type { Dialect } from '../src/db/types.js';
+import type { Database, Dialect } from '../src/db/types.js';
 import { benchService, contactList, startedCampaign, tenantWorld } from './campaign-support.js';
+import { loggingDatabase, type StatementLog } from './statement-log.js';
 import { median } from './support.js';
 
 const { options } = parseArgs(process.argv.slice(2));
 const COUNTS = (options.campaigns ?? '50,100').split(',').map(Number);
 const DBS: Dialect[] = options.db === 'both' ? ['sqlite', 'postgres'] : [options.db === 'postgres' ? 'postgres' : 'sqlite'];
 const TICKS = Number(options.ticks ?? 30);
+const STATEMENTS = options.statements !== undefined;
 
 async function measure(dialect: Dialect, campaigns: number): Promise<string> {
-  const s = await benchService(dialect, `campaign_tick_${campaigns}`, Date.UTC(2026, 10, 23, 8, 0, 0));
+  let log: StatementLog | undefined;
+  const wrap = STATEMENTS
+    ? (db: Database) => {
+        const l = loggingDatabase(db);
+        log = l.log;
+        return l.db;
+      }
+    : undefined;
+  const s = await benchService(dialect, `campaign_tick_${campaigns}`, Date.UTC(2026, 10, 23, 8, 0, 0), wrap);
   try {
     const w = await tenantWorld(s, { groups: campaigns, agentsPerGroup: 4 });
     for (let i = 0; i < campaigns; i++) {
@@ -35,6 +48,7 @@ async function measure(dialect: Dialect, campaigns: number): Promise<string> {
     await worker.tick();
     const first = performance.now() - t0;
     const [lines] = await s.db.all<{ n: number }>('SELECT COUNT(*) AS n FROM campaign_calls WHERE ended_at IS NULL');
+    log?.clear();
     const times: number[] = [];
     for (let i = 0; i < TICKS; i++) {
       s.clock.advance(1000);
@@ -43,12 +57,21 @@ async function measure(dialect: Dialect, campaigns: number): Promise<string> {
       times.push(performance.now() - t0);
       if (held.length !== campaigns) throw new Error(`the node held ${held.length} of ${campaigns} campaigns`);
     }
+    if (log) printStatements(`${dialect}, ${campaigns} campaigns`, log);
     times.sort((a, b) => a - b);
     const p95 = times[Math.min(times.length - 1, Math.floor(times.length * 0.95))]!;
     return `| ${dialect} | ${campaigns} | ${Number(lines!.n)} | ${first.toFixed(0)} ms | ${median(times).toFixed(1)} ms | ${p95.toFixed(1)} ms | ${(median(times) / campaigns).toFixed(2)} ms |`;
   } finally {
     await s.close();
   }
+}
+
+function printStatements(title: string, log: StatementLog): void {
+  const rows = [...log].sort((a, b) => b[1].ms - a[1].ms);
+  const total = rows.reduce((n, [, e]) => n + e.n, 0);
+  const ms = rows.reduce((n, [, e]) => n + e.ms, 0);
+  console.log(`\n${title}: ${(total / TICKS).toFixed(1)} statements a tick, ${(ms / TICKS).toFixed(1)} ms in them`);
+  for (const [sql, e] of rows) console.log(`${(e.n / TICKS).toFixed(1).padStart(7)} ${(e.ms / TICKS).toFixed(2).padStart(8)} ms  ${sql}`);
 }
 
 async function main(): Promise<void> {

@@ -117,6 +117,20 @@ forEachDatabase(
       expect(calls.filter((c) => c.customer === other)).toHaveLength(1);
     });
 
+    it('contacts added to a list after the campaign read it to its end are dialled at the next tick', async () => {
+      const h = use();
+      const nums = numbers(2);
+      const w = await world(h, { agents: 3, numbers: [nums[0]!] });
+      await started(h, w);
+      expect((await tickAndRead(h, w)).map((c) => c.customer)).toEqual([nums[0]]);
+      // Read to its end: the ticks after it do not read the list again until something is added.
+      advance(h, 1);
+      expect(await tickAndRead(h, w)).toEqual([]);
+      await ok(h, '/api/v2/contactList/import', { ssid: w.t.ssid, clId: w.clId, records: [{ number: nums[1] }] });
+      advance(h, 1);
+      expect((await tickAndRead(h, w)).map((c) => c.customer)).toEqual([nums[1]]);
+    });
+
     it('never more than maxLines in progress', async () => {
       const h = use();
       const w = await world(h, { agents: 4, numbers: numbers(6) });

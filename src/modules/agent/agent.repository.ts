@@ -86,6 +86,24 @@ export class AgentRepository {
     return rows.map((r) => Number(r.agent_id));
   }
 
+  /** Of each group, the ids of the non-deleted agents mapped to it (groups without any are absent). */
+  async membersOfGroups(groupIds: readonly number[]): Promise<Map<number, number[]>> {
+    const out = new Map<number, number[]>();
+    if (groupIds.length === 0) return out;
+    const list = valuesIn(this.t, 'g.group_id', 2, groupIds);
+    const rows = await this.t.all<{ group_id: number; agent_id: number }>(
+      `SELECT g.group_id, g.agent_id FROM agent_groups g JOIN agents a ON a.account_id = g.account_id AND a.id = g.agent_id AND a.is_deleted = 0
+       WHERE g.account_id = $1 AND ${list.sql}`,
+      [list.param],
+    );
+    for (const r of rows) {
+      const members = out.get(Number(r.group_id)) ?? [];
+      members.push(Number(r.agent_id));
+      out.set(Number(r.group_id), members);
+    }
+    return out;
+  }
+
   async inGroup(agentId: number, groupId: number): Promise<boolean> {
     const row = await this.t.get('SELECT 1 AS one FROM agent_groups WHERE account_id = $1 AND agent_id = $2 AND group_id = $3', [agentId, groupId]);
     return row !== undefined;

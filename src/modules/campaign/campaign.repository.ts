@@ -1,3 +1,4 @@
+import { inList } from '../../db/in-list.js';
 import type { TenantQueries } from '../../db/tenant.js';
 
 export interface CampaignRow {
@@ -37,6 +38,12 @@ export class CampaignRepository {
 
   find(campaignId: number): Promise<CampaignRow | undefined> {
     return this.t.get<CampaignRow>(`SELECT ${COLUMNS} FROM campaigns WHERE account_id = $1 AND campaign_id = $2`, [campaignId]);
+  }
+
+  /** Of `campaignIds`, those that exist (a worker tick reads the campaigns it holds in one statement). */
+  findMany(campaignIds: readonly number[]): Promise<CampaignRow[]> {
+    const list = inList(this.t, 'campaign_id', 2, campaignIds);
+    return this.t.all<CampaignRow>(`SELECT ${COLUMNS} FROM campaigns WHERE account_id = $1 AND ${list.sql} ORDER BY campaign_id`, [list.param]);
   }
 
   /** The row, locked for the change on PostgreSQL (state transitions of one campaign apply one after the other). */

@@ -25,6 +25,8 @@ export interface ContactListsPort {
   missingLists(accountId: number, clIds: readonly number[]): Promise<number[]>;
   /** Contacts (not soft-deleted) in list order after `afterPosition`. */
   contactsForDialling(accountId: number, clIds: readonly number[], opts: { afterPosition?: number; limit: number }): Promise<ListContact[]>;
+  /** Changes whenever a contact is added to any list of the account (ContactListService.contactMark). */
+  contactMark(accountId: number): Promise<number>;
   /** Contacts whose `campaignReschedule` is due at `now`. */
   dueCallbacks(accountId: number, clIds: readonly number[], now: number, limit: number): Promise<ListContact[]>;
   /** One contact (soft-deleted ones too), or null. */

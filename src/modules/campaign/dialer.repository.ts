@@ -1,3 +1,5 @@
+import { dialectOf } from '../../db/dialect.js';
+import { inList } from '../../db/in-list.js';
 import type { TenantQueries } from '../../db/tenant.js';
 
 /** A contact's attempt state in one campaign (`campaign_contacts`). */
@@ -202,47 +204,8 @@ export class DialerRepository {
     ]);
   }
 
-  /** The service's own abandon: a person answered and no agent within connectSecs (the call may still be up). */
-  abandonCandidates(campaignId: number, before: number): Promise<CallRow[]> {
-    return this.t
-      .all<CallRow>(
-        `SELECT ${CALL} FROM campaign_calls WHERE account_id = $1 AND campaign_id = $2 AND ended_at IS NULL AND outcome IS NULL
-           AND answered_by = 'human' AND agent_answered_at IS NULL AND connected_at <= $3`,
-        [campaignId, before],
-      )
-      .then((rows) => rows.map(callRow));
-  }
-
   async markAbandoned(callId: string): Promise<void> {
     await this.t.run("UPDATE campaign_calls SET outcome = 'abandoned' WHERE account_id = $1 AND call_id = $2 AND outcome IS NULL", [callId]);
-  }
-
-  /** Calls of the campaign the switch never reported on: dialled before `before`, never connected, still open. */
-  silentCalls(campaignId: number, before: number): Promise<CallRow[]> {
-    return this.t
-      .all<CallRow>(
-        `SELECT ${CALL} FROM campaign_calls WHERE account_id = $1 AND campaign_id = $2 AND ended_at IS NULL AND connected_at IS NULL
-           AND agent_answered_at IS NULL AND dialled_at <= $3`,
-        [campaignId, before],
-      )
-      .then((rows) => rows.map(callRow));
-  }
-
-  /** Contacts whose answered call ended before `before` with no disposition. */
-  undisposed(campaignId: number, before: number): Promise<Array<{ contact_id: number; call_id: string }>> {
-    return this.t.all(
-      `SELECT c.contact_id, c.awaiting AS call_id FROM campaign_contacts c JOIN campaign_calls k ON k.account_id = c.account_id AND k.call_id = c.awaiting
-       WHERE c.account_id = $1 AND c.campaign_id = $2 AND c.awaiting IS NOT NULL AND k.ended_at <= $3 AND k.disposition IS NULL`,
-      [campaignId, before],
-    );
-  }
-
-  /** Calls whose outcome or disposition the number's Directory contact (`other.obd`) has not shown yet. */
-  async obdPending(campaignId: number, limit: number): Promise<Array<{ call_id: string; number: string; outcome: string; disposition: string | null }>> {
-    return this.t.all(
-      'SELECT call_id, number, outcome, disposition FROM campaign_calls WHERE account_id = $1 AND campaign_id = $2 AND obd_pending = 1 LIMIT $3',
-      [campaignId, limit],
-    );
   }
 
   async obdShown(callId: string): Promise<void> {
@@ -277,16 +240,76 @@ export class DialerRepository {
     };
   }
 
+  /** Every call in progress of the account, any campaign (a worker tick reads them once per account). */
+  openCalls(): Promise<CallRow[]> {
+    return this.t.all<CallRow>(`SELECT ${CALL} FROM campaign_calls WHERE account_id = $1 AND ended_at IS NULL`).then((rows) => rows.map(callRow));
+  }
+
+  /** The agents preview reservations hold now (any campaign of the account). */
+  async previewHolds(now: number): Promise<number[]> {
+    const rows = await this.t.all<{ reserved_by: number }>(
+      'SELECT DISTINCT reserved_by FROM campaign_contacts WHERE account_id = $1 AND reserved_by IS NOT NULL AND reserved_until > $2',
+      [now],
+    );
+    return rows.map((r) => Number(r.reserved_by));
+  }
+
+  /** `undisposed` of several campaigns in one read. */
+  undisposedOf(campaignIds: readonly number[], before: number): Promise<Array<{ campaign_id: number; contact_id: number; call_id: string }>> {
+    const list = inList(this.t, 'c.campaign_id', 3, campaignIds);
+    return this.t
+      .all<{ campaign_id: number; contact_id: number; call_id: string }>(
+        `SELECT c.campaign_id, c.contact_id, c.awaiting AS call_id FROM campaign_contacts c JOIN campaign_calls k ON k.account_id = c.account_id AND k.call_id = c.awaiting
+         WHERE c.account_id = $1 AND ${list.sql} AND c.awaiting IS NOT NULL AND k.ended_at <= $2 AND k.disposition IS NULL`,
+        [before, list.param],
+      )
+      .then((rows) => rows.map((r) => ({ campaign_id: Number(r.campaign_id), contact_id: Number(r.contact_id), call_id: r.call_id })));
+  }
+
+  /** `obdPending` of several campaigns in one read, `limit` in all. */
+  obdPendingOf(
+    campaignIds: readonly number[],
+    limit: number,
+  ): Promise<Array<{ call_id: string; number: string; outcome: string; disposition: string | null }>> {
+    const list = inList(this.t, 'campaign_id', 3, campaignIds);
+    return this.t.all(`SELECT call_id, number, outcome, disposition FROM campaign_calls WHERE account_id = $1 AND obd_pending = 1 AND ${list.sql} LIMIT $2`, [
+      limit,
+      list.param,
+    ]);
+  }
+
+  /**
+   * `window` of several campaigns in one read (`since`: each one's window
+   * start). A LEFT JOIN, not a JOIN: with a JOIN SQLite's planner scans the
+   * calls and probes the JSON array for each (37 ms a tick for 100
+   * campaigns, against 2 ms with the campaigns as the outer loop).
+   */
+  async windowsOf(campaigns: ReadonlyArray<{ campaign_id: number; since: number }>): Promise<Map<number, { humanAnswered: number; abandoned: number }>> {
+    const out = new Map<number, { humanAnswered: number; abandoned: number }>();
+    if (campaigns.length === 0) return out;
+    const j = dialectOf(this.t).jsonRows(2, 'j', [
+      ['campaign_id', 'bigint'],
+      ['since', 'bigint'],
+    ]);
+    const rows = await this.t.all<{ campaign_id: number; h: number | null; a: number | null }>(
+      `SELECT j.campaign_id,
+              SUM(CASE WHEN w.answered_by = 'human' OR (w.outcome = 'abandoned' AND w.answered_by IS NULL) THEN 1 ELSE 0 END) AS h,
+              SUM(CASE WHEN w.outcome = 'abandoned' THEN 1 ELSE 0 END) AS a
+       FROM ${j} LEFT JOIN campaign_calls w ON w.account_id = $1 AND w.campaign_id = j.campaign_id AND w.dialled_at >= j.since
+       GROUP BY j.campaign_id`,
+      [JSON.stringify(campaigns)],
+    );
+    for (const r of rows) out.set(Number(r.campaign_id), { humanAnswered: Number(r.h ?? 0), abandoned: Number(r.a ?? 0) });
+    return out;
+  }
+
   /** Agents any campaign of the account holds now: a progressive or preview call in progress, a preview reservation. */
   async heldAgents(now: number): Promise<Set<number>> {
     const calls = await this.t.all<{ agent_id: number }>(
       'SELECT DISTINCT agent_id FROM campaign_calls WHERE account_id = $1 AND ended_at IS NULL AND predictive = 0 AND agent_id IS NOT NULL',
     );
-    const previews = await this.t.all<{ reserved_by: number }>(
-      'SELECT DISTINCT reserved_by FROM campaign_contacts WHERE account_id = $1 AND reserved_by IS NOT NULL AND reserved_until > $2',
-      [now],
-    );
-    return new Set([...calls.map((r) => Number(r.agent_id)), ...previews.map((r) => Number(r.reserved_by))]);
+    const previews = await this.previewHolds(now);
+    return new Set([...calls.map((r) => Number(r.agent_id)), ...previews]);
   }
 
   /** Over the window from `since`: people who answered, and of them those abandoned (machine answers count in neither). */

@@ -16,7 +16,7 @@ import { windowSecs } from './campaign-settings.js';
 import { CampaignRepository, holdsLease } from './campaign.repository.js';
 import { campaignOf, type Campaign } from './campaign.service.js';
 import type { ContactListsPort, ListContact } from './contact-lists.port.js';
-import { DialerRepository, type AttemptRow, type RecentDial } from './dialer.repository.js';
+import { DialerRepository, type AttemptRow, type CallRow, type RecentDial } from './dialer.repository.js';
 import { afterOutcome, CAMPAIGN_CALL_PREFIX, DISPOSITION_WAIT_SECS } from './outcomes.js';
 import { decideDials, type PacingDecision, type PacingInput, type PacingOutlook } from './pacing.js';
 
@@ -59,18 +59,6 @@ class NoDial extends Error {
   }
 }
 
-/**
- * What one worker tick reads once per account rather than once per campaign
- * (with a hundred campaigns in one account, reading them per campaign made
- * the tick grow with the square of the campaigns): the agents' live state,
- * and the agents the account's campaigns hold, which each campaign's tick
- * adds its own reservations to before the next campaign looks.
- */
-export interface AccountTickView {
-  live: Map<number, AgentLive>;
-  held: Set<number>;
-}
-
 /** The figures a tick decided from (campaign/status shows them). */
 export interface TickFigures {
   freeAgents: number[];
@@ -78,13 +66,34 @@ export interface TickFigures {
   dialled: number;
 }
 
+/** A campaign of one account tick, with what was read for it. */
+interface Ticking {
+  c: Campaign;
+  /** `campaigns.fresh_cursor` as read (FreshCursor). */
+  cursor: string;
+  /** True when the lists have nothing more to read. */
+  exhausted: boolean;
+}
+
 /**
- * The dialer's work on one campaign (PRODUCT.md §13): housekeeping (the
- * service's abandons at connectSecs, silent calls, dispositions that never
- * came, `other.obd`), reading new contacts in, the pacing decision, then each
- * dial: compliance checked at that moment, the dial recorded and its
- * `call.originate` command pushed in one transaction that also checks the
- * lease and that no call to the number is in progress.
+ * Where reading the lists into the attempt table stands: the last position
+ * read, and, once every list was read to its end, the lists' contact mark
+ * then (ContactListsPort.contactMark) and which lists they were: while both
+ * are the same, nothing was added and the lists are not read again.
+ */
+interface FreshCursor {
+  position?: number;
+  mark?: number;
+  lists?: string;
+}
+
+/**
+ * The dialer's work on the campaigns of one account (PRODUCT.md §13):
+ * housekeeping (the service's abandons at connectSecs, silent calls,
+ * dispositions that never came, `other.obd`), reading new contacts in, the
+ * pacing decision, then each dial: compliance checked at that moment, the
+ * dial recorded and its `call.originate` command pushed in one transaction
+ * that also checks the lease and that no call to the number is in progress.
  */
 export class Dialer {
   constructor(private readonly d: DialerDeps) {}
@@ -102,64 +111,138 @@ export class Dialer {
     return row ? campaignOf(row) : null;
   }
 
-  /** The account's view for one worker tick (see AccountTickView). */
-  async accountView(accountId: number): Promise<AccountTickView> {
-    return { live: await this.d.liveState.agents(accountId), held: await this.repo(accountId).heldAgents(this.nowSec()) };
+  /** One tick of one campaign whose lease `owner` holds (tickAccount of it alone; a failure is thrown). */
+  async tick(accountId: number, campaignId: number, owner: string | null, decide?: (input: PacingInput) => PacingDecision): Promise<TickFigures | null> {
+    return (await this.tickAccount(accountId, [campaignId], owner, undefined, decide)).get(campaignId) ?? null;
   }
 
   /**
-   * One tick of a campaign whose lease `owner` holds; `view` shared by the
-   * campaigns of the account in one worker tick. `decide` replaces the
-   * pacing decision (the pacing benchmark drives other algorithms through
-   * the same dialer with it); the worker never passes one.
+   * One tick of the campaigns of one account whose leases `owner` holds.
+   * What the campaigns' decisions need is read for the whole account, one
+   * statement each, not per campaign (a campaign's own reads were a dozen
+   * round trips, most of a tick on PostgreSQL): the campaign rows, the
+   * calls in progress, the agents' live state, the groups' members, preview
+   * holds, dispositions overdue, `other.obd` pending, the lists' due
+   * callbacks and whether anything was added to them, the window and
+   * answer-rate figures. Then each campaign in turn decides and dials; the
+   * agents a campaign reserves are held before the next one looks. A
+   * campaign that fails goes to `onError` and the others go on (without
+   * `onError`, the failure is thrown). Answers each campaign's figures, null
+   * for those that did not run. `decide` replaces the pacing decision (the
+   * pacing benchmark drives other algorithms through the same dialer with
+   * it); the worker never passes one.
    */
-  async tick(
+  async tickAccount(
     accountId: number,
-    campaignId: number,
+    campaignIds: readonly number[],
     owner: string | null,
-    view?: AccountTickView,
+    onError?: (campaignId: number, err: unknown) => void,
     decide?: (input: PacingInput) => PacingDecision,
-  ): Promise<TickFigures | null> {
-    const c = await this.campaign(accountId, campaignId);
-    if (!c || c.state !== 'running') return null;
+  ): Promise<Map<number, TickFigures | null>> {
+    const out = new Map<number, TickFigures | null>(campaignIds.map((id) => [id, null]));
+    const rows = (await new CampaignRepository(tenant(this.d.db, accountId)).findMany(campaignIds)).filter((r) => r.state === 'running');
+    if (rows.length === 0) return out;
     const now = this.nowSec();
-    await this.housekeeping(accountId, c, now);
-    const exhausted = await this.readContacts(accountId, c, now);
-    const repo = this.repo(accountId);
-    const progress = await repo.inProgress(campaignId);
-    const held = view?.held ?? (await repo.heldAgents(now));
-    const agents = await this.groupAgents(accountId, c.groupId, held, view?.live, now);
-    const free = agents.free;
-    const reservedHere = new Set(progress.agents);
-    const w = await repo.window(campaignId, this.windowStart(c, now));
-    const recent = c.mode === 'predictive' ? await repo.recentDials(campaignId, ANSWER_SAMPLE) : [];
-    // The estimate leans on the prior until there are dials to learn from.
-    const humanRate = (recent.filter((r) => r.answered_by === 'human').length + PRIOR_HUMAN_RATE * 20) / (recent.length + 20);
-    const input: PacingInput = {
-      mode: c.mode,
-      freeAgents: free.length,
-      reservedAgents: reservedHere.size,
-      lines: progress.lines,
-      pendingPredictive: progress.pendingPredictive,
-      maxLines: c.maxLines,
-      dialRatio: c.dialRatio,
-      humanAnswered: w.humanAnswered,
-      abandoned: w.abandoned,
-      maxAbandonRate: c.maxAbandonRate,
-      humanRate,
-      outlook: {
-        talking: agents.talking,
-        wrapping: agents.wrapping,
-        ringing: progress.ringingSince.map((at) => Math.max(0, now - at)),
-        waiting: progress.waiting,
-        ...learned(recent),
-      },
+    const ticking: Ticking[] = rows.map((r) => ({ c: campaignOf(r), cursor: r.fresh_cursor, exhausted: false }));
+    const guarded = async (c: Campaign, fn: () => Promise<void>): Promise<boolean> => {
+      try {
+        await fn();
+        return true;
+      } catch (err) {
+        if (!onError) throw err;
+        onError(c.campaignId, err);
+        return false;
+      }
     };
-    const decision = (decide ?? decideDials)(input);
-    let dialled = 0;
-    if (decision.dials > 0) dialled = await this.dialSome(accountId, c, decision, free, progress.agents, owner, now, held);
-    if (dialled === 0 && exhausted && progress.lines === 0) await this.completeIfDone(accountId, c, now);
-    return { freeAgents: free, decision, dialled };
+    const ids = ticking.map((t) => t.c.campaignId);
+    const repo = this.repo(accountId);
+
+    let open = await repo.openCalls();
+    let moved = false;
+    for (const { c } of ticking)
+      await guarded(c, async () => {
+        if (await this.closeStale(accountId, c, open, now)) moved = true;
+      });
+    if (moved) {
+      // queue/count's campId[] counts these: it looks again at the next request.
+      await this.d.events.markOutbound(accountId);
+      open = await repo.openCalls();
+    }
+    await this.settleUndisposed(accountId, ids, now);
+    for (const p of await repo.obdPendingOf(ids, 200)) {
+      await this.d.contacts.setObd(accountId, p.number, p.disposition ?? p.outcome);
+      await repo.obdShown(p.call_id);
+    }
+
+    const mark = await this.d.lists.contactMark(accountId);
+    const callbacks = await this.d.lists.dueCallbacks(accountId, [...new Set(ticking.flatMap((t) => t.c.clIds))], now, 100 * ticking.length);
+    const alive: Ticking[] = [];
+    for (const t of ticking)
+      if (
+        await guarded(t.c, async () => {
+          t.exhausted = await this.readContacts(accountId, t.c, now, {
+            cursor: t.cursor,
+            mark,
+            callbacks: callbacks.filter((cb) => t.c.clIds.includes(cb.clId)),
+          });
+        })
+      )
+        alive.push(t);
+
+    const [live, members, previews, windows] = await Promise.all([
+      this.d.liveState.agents(accountId),
+      this.d.agents.membersOfGroups(accountId, [...new Set(alive.map((t) => t.c.groupId))]),
+      repo.previewHolds(now),
+      repo.windowsOf(alive.map((t) => ({ campaign_id: t.c.campaignId, since: this.windowStart(t.c, now) }))),
+    ]);
+    // Agents any campaign of the account holds: a progressive or preview call in progress, a preview reservation.
+    const held = new Set([...open.filter((k) => k.predictive === 0 && k.agent_id !== null).map((k) => k.agent_id!), ...previews]);
+    for (const { c, exhausted } of alive)
+      await guarded(c, async () => {
+        const calls = open.filter((k) => k.campaign_id === c.campaignId);
+        const agents = groupAgents(members.get(c.groupId) ?? [], held, live, now);
+        const free = agents.free;
+        const pending = calls.filter((k) => k.predictive === 1 && k.agent_answered_at === null && k.outcome === null);
+        const progress = {
+          lines: calls.length,
+          pendingPredictive: pending.length,
+          agents: calls.filter((k) => k.predictive === 0 && k.agent_id !== null).map((k) => k.agent_id!),
+          ringingSince: pending.filter((k) => k.connected_at === null).map((k) => k.dialled_at),
+          waiting: pending.filter((k) => k.connected_at !== null).length,
+        };
+        const reservedHere = new Set(progress.agents);
+        const w = windows.get(c.campaignId) ?? { humanAnswered: 0, abandoned: 0 };
+        // The predictive look-ahead learns from the campaign's recent dials (rows, one read per predictive campaign).
+        const recent: RecentDial[] = c.mode === 'predictive' ? await repo.recentDials(c.campaignId, ANSWER_SAMPLE) : [];
+        // The estimate leans on the prior until there are dials to learn from.
+        const humanRate = (recent.filter((r) => r.answered_by === 'human').length + PRIOR_HUMAN_RATE * 20) / (recent.length + 20);
+        const input: PacingInput = {
+          mode: c.mode,
+          freeAgents: free.length,
+          reservedAgents: reservedHere.size,
+          lines: progress.lines,
+          pendingPredictive: progress.pendingPredictive,
+          maxLines: c.maxLines,
+          dialRatio: c.dialRatio,
+          humanAnswered: w.humanAnswered,
+          abandoned: w.abandoned,
+          maxAbandonRate: c.maxAbandonRate,
+          humanRate,
+          outlook: {
+            talking: agents.talking,
+            wrapping: agents.wrapping,
+            ringing: progress.ringingSince.map((at) => Math.max(0, now - at)),
+            waiting: progress.waiting,
+            ...learned(recent),
+          },
+        };
+        const decision = (decide ?? decideDials)(input);
+        let dialled = 0;
+        if (decision.dials > 0) dialled = await this.dialSome(accountId, c, decision, free, progress.agents, owner, now, held);
+        if (dialled === 0 && exhausted && progress.lines === 0) await this.completeIfDone(accountId, c, now);
+        out.set(c.campaignId, { freeAgents: free, decision, dialled });
+      });
+    return out;
   }
 
   /** The window's start: rolling 30 days or 24 hours, or the campaign's first start when shorter. */
@@ -168,92 +251,108 @@ export class Dialer {
   }
 
   /**
-   * The group's agents held by no campaign: those free now (logged in, no
-   * break, wrap-up, ring or call), and for the predictive look-ahead the
-   * seconds each busy one has been on its call or in its wrap-up.
+   * Of the account's calls in progress, the campaign's that are stale: the
+   * service's own abandons (a person answered, no agent within
+   * connectSecs) and the calls the switch never reported on. True when it
+   * changed any.
    */
-  async groupAgents(
-    accountId: number,
-    groupId: number,
-    held: Set<number>,
-    liveNow: Map<number, AgentLive> | undefined,
-    now: number,
-  ): Promise<{ free: number[]; talking: number[]; wrapping: number[] }> {
-    const members = await this.d.agents.groupMembers(accountId, groupId);
-    const out = { free: [] as number[], talking: [] as number[], wrapping: [] as number[] };
-    if (members.length === 0) return out;
-    const live = liveNow ?? (await this.d.liveState.agents(accountId));
-    for (const id of members) {
-      const a = live.get(id);
-      // An agent on a break is neither free nor about to be.
-      if (a === undefined || !a.loggedIn || a.breakReason !== null || held.has(id)) continue;
-      if (a.callId !== null) out.talking.push(Math.max(0, now - (a.callAt ?? now)));
-      else if (a.wrapupAt !== null) out.wrapping.push(Math.max(0, now - a.wrapupAt));
-      else if (isAvailable(a) && a.ringCall === null) out.free.push(id);
-    }
-    return out;
-  }
-
-  private async housekeeping(accountId: number, c: Campaign, now: number): Promise<void> {
+  private async closeStale(accountId: number, c: Campaign, open: readonly CallRow[], now: number): Promise<boolean> {
     const repo = this.repo(accountId);
     let moved = false;
-    for (const call of await repo.abandonCandidates(c.campaignId, now - c.connectSecs - 1)) {
-      await repo.markAbandoned(call.call_id);
-      moved = true;
+    const abandonBefore = now - c.connectSecs - 1;
+    const silentBefore = now - c.ringSecs - SILENT_GRACE_SECS;
+    for (const call of open) {
+      if (call.campaign_id !== c.campaignId) continue;
+      if (
+        call.outcome === null &&
+        call.answered_by === 'human' &&
+        call.agent_answered_at === null &&
+        call.connected_at !== null &&
+        call.connected_at <= abandonBefore
+      ) {
+        await repo.markAbandoned(call.call_id);
+        moved = true;
+      } else if (call.connected_at === null && call.agent_answered_at === null && call.dialled_at <= silentBefore) {
+        moved = true;
+        await this.d.db.transaction(async (tx) => {
+          const r = this.repo(accountId, tx);
+          await r.endCall(call.call_id, now, 'failed');
+          await afterOutcome(r, call, 'failed', now, c);
+        });
+      }
     }
-    for (const call of await repo.silentCalls(c.campaignId, now - c.ringSecs - SILENT_GRACE_SECS)) {
-      moved = true;
-      await this.d.db.transaction(async (tx) => {
-        const r = this.repo(accountId, tx);
-        await r.endCall(call.call_id, now, 'failed');
-        await afterOutcome(r, call, 'failed', now, c);
-      });
-    }
-    // queue/count's campId[] counts these: it looks again at the next request.
-    if (moved) await this.d.events.markOutbound(accountId);
-    for (const u of await repo.undisposed(c.campaignId, now - DISPOSITION_WAIT_SECS)) {
+    return moved;
+  }
+
+  /** Answered calls of the campaigns whose disposition never came: `completed`. */
+  private async settleUndisposed(accountId: number, campaignIds: readonly number[], now: number): Promise<void> {
+    for (const u of await this.repo(accountId).undisposedOf(campaignIds, now - DISPOSITION_WAIT_SECS)) {
       await this.d.db.transaction(async (tx) => {
         const r = this.repo(accountId, tx);
         await r.dispose(u.call_id, 'completed', now, null);
-        await r.afterCall(c.campaignId, Number(u.contact_id), { nextAt: now, done: true, awaiting: null, outcome: 'completed' });
+        await r.afterCall(u.campaign_id, u.contact_id, { nextAt: now, done: true, awaiting: null, outcome: 'completed' });
       });
       await this.d.onDisposed(accountId, u.call_id);
     }
-    for (const p of await repo.obdPending(c.campaignId, 200)) {
-      await this.d.contacts.setObd(accountId, p.number, p.disposition ?? p.outcome);
-      await repo.obdShown(p.call_id);
-    }
   }
 
-  /** Reads new list contacts and due list callbacks into the attempt table; true when the lists have nothing more to read. */
-  async readContacts(accountId: number, c: Campaign, now: number): Promise<boolean> {
-    const campaigns = new CampaignRepository(tenant(this.d.db, accountId));
-    const row = await campaigns.find(c.campaignId);
-    const after = Number((JSON.parse(row?.fresh_cursor ?? '{}') as { position?: number }).position ?? 0);
+  /**
+   * Reads new list contacts and due list callbacks into the attempt table;
+   * true when the lists have nothing more to read. `known`: what the
+   * account's tick already read (the campaign's cursor, the lists' contact
+   * mark, the due callbacks of its lists); without it, read here.
+   */
+  async readContacts(
+    accountId: number,
+    c: Campaign,
+    now: number,
+    known?: { cursor: string; mark: number; callbacks: readonly ListContact[] },
+  ): Promise<boolean> {
+    const cursorText = known?.cursor ?? (await new CampaignRepository(tenant(this.d.db, accountId)).find(c.campaignId))?.fresh_cursor ?? '{}';
+    const cursor = JSON.parse(cursorText) as FreshCursor;
+    const after = Number(cursor.position ?? 0);
+    const lists = c.clIds.join(',');
+    // Every list read to its end and nothing added since: no read.
+    if (known !== undefined && cursor.mark === known.mark && cursor.lists === lists) {
+      await this.markCallbacks(accountId, c, known.callbacks);
+      return true;
+    }
     const fresh = await this.d.lists.contactsForDialling(accountId, c.clIds, { afterPosition: after, limit: FRESH_PER_TICK });
-    const repo = this.repo(accountId);
-    if (fresh.length > 0) {
+    const exhausted = fresh.length < FRESH_PER_TICK;
+    // The mark read before the lists: a contact added in between moves it, and the next tick reads again.
+    const next: FreshCursor = {
+      position: fresh.length > 0 ? fresh[fresh.length - 1]!.position : after,
+      ...(known && exhausted ? { mark: known.mark, lists } : {}),
+    };
+    if (fresh.length > 0 || JSON.stringify(next) !== cursorText) {
       await this.d.db.transaction(async (tx) => {
-        await this.repo(accountId, tx).addContacts(
-          c.campaignId,
-          fresh.map((f) => ({
-            contactId: f.contactId,
-            clId: f.clId,
-            position: f.position,
-            number: f.number,
-            nextAt: Math.max(f.scheduleAt ?? 0, f.rescheduleAt ?? 0),
-            callback: f.rescheduleAt !== null,
-          })),
-        );
-        await new CampaignRepository(tenant(tx, accountId)).setCursor(c.campaignId, JSON.stringify({ position: fresh[fresh.length - 1]!.position }));
+        if (fresh.length > 0)
+          await this.repo(accountId, tx).addContacts(
+            c.campaignId,
+            fresh.map((f) => ({
+              contactId: f.contactId,
+              clId: f.clId,
+              position: f.position,
+              number: f.number,
+              nextAt: Math.max(f.scheduleAt ?? 0, f.rescheduleAt ?? 0),
+              callback: f.rescheduleAt !== null,
+            })),
+          );
+        await new CampaignRepository(tenant(tx, accountId)).setCursor(c.campaignId, JSON.stringify(next));
       });
     }
-    for (const cb of await this.d.lists.dueCallbacks(accountId, c.clIds, now, 100)) {
+    await this.markCallbacks(accountId, c, known?.callbacks ?? (await this.d.lists.dueCallbacks(accountId, c.clIds, now, 100)));
+    return exhausted;
+  }
+
+  /** Due list callbacks (`campaignReschedule`): the contact is first in line. */
+  private async markCallbacks(accountId: number, c: Campaign, callbacks: readonly ListContact[]): Promise<void> {
+    const repo = this.repo(accountId);
+    for (const cb of callbacks) {
       const a = await repo.attempt(c.campaignId, cb.contactId);
       // A callback already dialled since it was set is not dialled again for it.
       if (a && a.callback === 0 && cb.rescheduleAt !== null) await repo.markCallback(c.campaignId, cb.contactId, cb.rescheduleAt);
     }
-    return fresh.length < FRESH_PER_TICK;
   }
 
   private async completeIfDone(accountId: number, c: Campaign, now: number): Promise<void> {
@@ -455,4 +554,27 @@ function learned(recent: RecentDial[]): Pick<PacingOutlook, 'outcomes' | 'talkSe
     talkSecs: (talkSum + PRIOR_TALK_SECS * PRIOR_WEIGHT) / (talkN + PRIOR_WEIGHT),
     wrapSecs: (wrapSum + PRIOR_WRAP_SECS * PRIOR_WEIGHT) / (wrapN + PRIOR_WEIGHT),
   };
+}
+
+/**
+ * Of the group's members, those held by no campaign: free now (logged in,
+ * no break, wrap-up, ring or call), and for the predictive look-ahead the
+ * seconds each busy one has been on its call or in its wrap-up.
+ */
+function groupAgents(
+  members: readonly number[],
+  held: Set<number>,
+  live: Map<number, AgentLive>,
+  now: number,
+): { free: number[]; talking: number[]; wrapping: number[] } {
+  const out = { free: [] as number[], talking: [] as number[], wrapping: [] as number[] };
+  for (const id of members) {
+    const a = live.get(id);
+    // An agent on a break is neither free nor about to be.
+    if (a === undefined || !a.loggedIn || a.breakReason !== null || held.has(id)) continue;
+    if (a.callId !== null) out.talking.push(Math.max(0, now - (a.callAt ?? now)));
+    else if (a.wrapupAt !== null) out.wrapping.push(Math.max(0, now - a.wrapupAt));
+    else if (isAvailable(a) && a.ringCall === null) out.free.push(id);
+  }
+  return out;
 }

@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.js';
 import { tenant } from '../../db/tenant.js';
 import type { Database } from '../../db/types.js';
 import { CampaignLeaseRepository } from './campaign.repository.js';
-import type { AccountTickView, Dialer } from './dialer.js';
+import type { Dialer } from './dialer.js';
 import { swallowed } from '../../swallowed.js';
 
 export interface DialerWorkerOptions {
@@ -72,15 +72,16 @@ export class DialerWorker {
     const leases = new CampaignLeaseRepository(tenant(this.db, 0));
     if (!(await leases.anyRunning())) return [];
     const held = await leases.claim(this.owner, now, now + this.opts.leaseMs);
-    // Read once per account per tick, not once per campaign (AccountTickView).
-    const views = new Map<number, AccountTickView>();
-    for (const { account_id: accountId, campaign_id: campaignId } of held) {
+    // The campaigns of one account tick together: what they decide from is read once per account (Dialer.tickAccount).
+    const byAccount = new Map<number, number[]>();
+    for (const { account_id: accountId, campaign_id: campaignId } of held) byAccount.set(accountId, [...(byAccount.get(accountId) ?? []), campaignId]);
+    for (const [accountId, campaignIds] of byAccount) {
       try {
-        let view = views.get(accountId);
-        if (!view) views.set(accountId, (view = await this.dialer.accountView(accountId)));
-        await this.dialer.tick(accountId, campaignId, this.owner, view);
+        await this.dialer.tickAccount(accountId, campaignIds, this.owner, (campaignId, err) =>
+          this.log.warn({ err, accountId, campaignId }, 'dialer tick of a campaign failed'),
+        );
       } catch (err) {
-        this.log.warn({ err, accountId, campaignId }, 'dialer tick of a campaign failed');
+        this.log.warn({ err, accountId }, 'dialer tick of an account failed');
       }
     }
     return held.map((h) => ({ accountId: h.account_id, campaignId: h.campaign_id }));

@@ -77,6 +77,12 @@ export class ContactListRepository {
     );
   }
 
+  /** The account's next contact id: it moves, in the adding transaction, whenever a contact is added to any list. */
+  async contactMark(): Promise<number> {
+    const row = await this.t.get<{ next_contact_id: number }>('SELECT next_contact_id FROM contact_list_ids WHERE account_id = $1');
+    return Number(row?.next_contact_id ?? 0);
+  }
+
   /** Fresh planner statistics of `list_contacts` (PostgreSQL; see DialectOps.refreshPlannerStatistics): call outside a transaction. */
   async refreshStatistics(): Promise<void> {
     await dialectOf(this.t).refreshPlannerStatistics(this.t, 'list_contacts');

@@ -340,6 +340,16 @@ export class ContactListService {
     return rows.map(dialContact);
   }
 
+  /**
+   * A number that changes whenever a contact is added to any list of the
+   * account (positions are taken from it, in the adding transaction): a
+   * reader that read every list to the end sees nothing new while it is
+   * the same.
+   */
+  contactMark(accountId: number, q?: Queryable): Promise<number> {
+    return this.repo(accountId, q).contactMark();
+  }
+
   /** Contacts of the lists (not soft-deleted) whose callback (`campaignReschedule`) is due at `now`, earliest first. */
   async dueCallbacks(accountId: number, clIds: readonly number[], now: number, limit: number, q?: Queryable): Promise<DialContact[]> {
     const rows = await this.repo(accountId, q).dueCallbacks(clIds, now, limit);

@@ -166,11 +166,7 @@ function byId(t: TenantQueries): string {
   return dialectOf(t).name === 'postgres' ? 'd.account_id' : '+d.account_id';
 }
 
-/**
- * A JSON array parameter (`$n`, objects with these keys) as a table `j`:
- * one statement for a whole round instead of one per delivery.
- */
+/** A JSON array parameter as a table `j` (DialectOps.jsonRows): one statement for a whole round instead of one per delivery. */
 function jsonRows(t: TenantQueries, n: number, columns: ReadonlyArray<readonly [string, 'bigint' | 'integer' | 'text']>): string {
-  if (dialectOf(t).name === 'postgres') return `jsonb_to_recordset(CAST($${n} AS jsonb)) AS j(${columns.map(([c, type]) => `${c} ${type}`).join(', ')})`;
-  return `(SELECT ${columns.map(([c]) => `value ->> '${c}' AS ${c}`).join(', ')} FROM json_each($${n})) AS j`;
+  return dialectOf(t).jsonRows(n, 'j', columns);
 }
