@@ -29,7 +29,8 @@ export async function prepareOutbound(opts: {
   /** The service with the caller's credentials (client: topology and a switch token; switch: used as the switch). */
   api: Transport;
   baseUrl: string;
-  creds: { userId: string; token: string };
+  /** Used as the switch's when no switch token could be made (the caller's are switch credentials); a client session may leave them out. */
+  creds?: { userId: string; token: string };
   clock: Clock;
   config?: Partial<OutboundConfig>;
   topology?: Topology;
@@ -39,7 +40,8 @@ export async function prepareOutbound(opts: {
 }): Promise<OutboundSession & { start(tickMs?: number): Promise<void> }> {
   const runId = opts.runId ?? `sim-${randomBytes(4).toString('hex')}`;
   const made = await opts.api.post('auth/token', { kind: 'switch', name: `simulate --outbound ${runId}` });
-  const creds = made.status === 'success' ? { userId: String(made.userId), token: String(made.token) } : opts.creds;
+  if (made.status !== 'success' && !opts.creds) throw new Error(`auth/token answered ${made.code} ${made.message ?? ''}`.trim());
+  const creds = made.status === 'success' ? { userId: String(made.userId), token: String(made.token) } : opts.creds!;
   const switchApi = httpTransport(opts.baseUrl, creds);
   const revoke = async () => {
     if (made.status === 'success') await opts.api.post('auth/revokeToken', { revoke: creds.token });

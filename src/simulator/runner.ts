@@ -158,14 +158,14 @@ export class SimulationRunner {
 
 /**
  * Best effort before a run: close what an earlier simulator run (killed without shutdown) left
- * open: its live calls (ids starting with `sim-`, read through queue/list when the credentials may)
- * and the agents' breaks, wrap-ups and sessions. The service rejects what does not apply; those
+ * open: its live calls (ids starting with `callPrefix`, `sim-` the simulator's own, read through
+ * queue/list when the credentials may) and the agents' breaks, wrap-ups and sessions. The service rejects what does not apply; those
  * answers are ignored.
  */
-export async function resetLiveState(transport: Transport, agentIds: number[], runId: string, ts: number): Promise<void> {
+export async function resetLiveState(transport: Transport, agentIds: number[], runId: string, ts: number, callPrefix = 'sim-'): Promise<void> {
   let n = 0;
   const events: SimEvent[] = [];
-  for (const call of await staleCalls(transport)) {
+  for (const call of await staleCalls(transport, callPrefix)) {
     events.push({
       eventId: `${runId}-reset-${++n}`,
       type: 'call.ended',
@@ -180,12 +180,12 @@ export async function resetLiveState(transport: Transport, agentIds: number[], r
   for (let i = 0; i < events.length; i += BATCH) await transport.post('events/ingest', { events: events.slice(i, i + BATCH) });
 }
 
-async function staleCalls(transport: Transport): Promise<{ callId: string; state: string }[]> {
+async function staleCalls(transport: Transport, prefix: string): Promise<{ callId: string; state: string }[]> {
   const found: { callId: string; state: string }[] = [];
   for (let page = 0; page < 100; page++) {
     const res = await transport.post('queue/list', { Modules: ['calls'], size: 500, page });
     const calls = res.status === 'success' ? ((res.data as { calls?: { callId: string; state: string }[] }).calls ?? []) : [];
-    found.push(...calls.filter((c) => c.callId.startsWith('sim-')));
+    found.push(...calls.filter((c) => c.callId.startsWith(prefix)));
     if (calls.length < 500) break;
   }
   return found;
