@@ -41,6 +41,8 @@ export async function startServer(config: Config): Promise<void> {
         (err: unknown) => (app.log.error({ err }, 'demo tenant could not start'), undefined),
       );
     await app.listen({ host: config.host, port: config.port });
+    // The demo's outbound switch reads the stream over HTTP, as a real one does: only once the server listens.
+    if (demo) await demo.startOutbound(ownUrl(app)).catch((err: unknown) => app.log.error({ err }, 'demo campaign could not start (the inbound demo runs on)'));
   } catch (err) {
     app.log.error({ err }, 'start-up failed');
     await app.close().catch(swallowed('server.shutdown'));
@@ -62,6 +64,15 @@ export async function startServer(config: Config): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** This server's own address, for a client in this process (a wildcard host is reached on loopback). */
+function ownUrl(app: { server: { address(): unknown } }): string {
+  const a = app.server.address() as { address: string; port: number; family: string } | null;
+  if (!a) throw new Error('the server is not listening');
+  const wildcard = a.address === '0.0.0.0' || a.address === '::';
+  const host = wildcard ? '127.0.0.1' : a.family === 'IPv6' ? `[${a.address}]` : a.address;
+  return `http://${host}:${a.port}`;
 }
 
 /**

@@ -6,6 +6,7 @@ import { systemClock } from '../clock.js';
 import type { Config } from '../config/config.js';
 import { migrate } from '../db/migrate.js';
 import { openDatabase } from '../db/open.js';
+import { demoTopologies } from '../demo/outbound.js';
 import { demoCredentials, seedDemo } from '../demo/seed.js';
 import type { SimulationRunner } from '../simulator/runner.js';
 import { prepareSimulation, type TrafficOptions } from '../simulator/session.js';
@@ -117,6 +118,12 @@ export async function simulateCommand(argv: string[], config: Config): Promise<n
       };
       const creds = await auth.createToken(principal, 'api', 'simulator');
       try {
+        // The demo tenant's inbound traffic goes to its inbound groups and --outbound drives its outbound team, as with CALLCENTER_DEMO=1.
+        // (A tenant seeded before it had an outbound team is driven whole, as before.)
+        if (!topology && username === demoCredentials().username) {
+          const split = await demoTopologies(injectTransport(app, creds));
+          if (split.outbound.groups.length > 0) topology = outbound ? split.outbound : split.inbound;
+        }
         if (outbound) {
           // The stream is HTTP only (the switch reads it as a connection): this process listens on a loopback port for it.
           await app.listen({ port: 0, host: '127.0.0.1' });

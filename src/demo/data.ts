@@ -12,6 +12,12 @@ export const DEMO_GROUPS = [
   { groupId: 58, name: 'VIP desk' },
 ];
 
+/**
+ * The outbound team's group: the demo campaign (src/demo/campaign.ts) dials for its agents alone, and
+ * the demo's inbound traffic never reaches it.
+ */
+export const DEMO_OUTBOUND_GROUP = { groupId: 59, name: 'Outbound' };
+
 /** DIDs in the order of DEMO_GROUPS: the simulator routes the i-th DID to the i-th group. */
 export const DEMO_DIDS = [
   { did: '18005550155', name: 'Sales line' },
@@ -148,6 +154,25 @@ export function demoAgents(): DemoAgent[] {
   return agents;
 }
 
+/** The outbound team: 8 agents of group 59 only, under the first supervisor (outbound sales), after the 20 inbound ones. */
+export function demoOutboundAgents(): DemoAgent[] {
+  const supervisor = demoAgents()[0]!.email;
+  return Array.from({ length: 8 }, (_, k) => {
+    // The names continue the inbound ones' sequence, so no e-mail repeats.
+    const n = 20 + k;
+    const name = `${FIRST[n]} ${LAST[n % LAST.length]}`;
+    return {
+      name,
+      email: email(name),
+      phone: `98100${String(10000 + n).padStart(5, '0')}`,
+      role: 'agent' as const,
+      groups: [DEMO_OUTBOUND_GROUP.groupId],
+      parent: supervisor,
+      destType: 'SIP' as const,
+    };
+  });
+}
+
 export interface DemoContact {
   contact: string;
   contactinfo: Record<string, string>;
@@ -171,6 +196,14 @@ export function demoContacts(count = 300): DemoContact[] {
 /** The i-th demo contact number (12 digits, unique per i). */
 export function demoNumber(i: number): string {
   return `9198700${String(i).padStart(5, '0')}`;
+}
+
+/**
+ * The i-th number of the demo campaign's leads: 91 98 9 and seven digits, a mobile number's shape (valid for the
+ * list's 6-to-15-digit rule), apart from the directory's 91987 00… contacts. Ten million of them.
+ */
+export function demoLeadNumber(i: number): string {
+  return `91989${String(i % 10_000_000).padStart(7, '0')}`;
 }
 
 /** Directory rules on some contacts, so route/decide has something to say. */

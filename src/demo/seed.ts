@@ -3,7 +3,8 @@ import type { Clock } from '../clock.js';
 import { AppError } from '../errors/catalogue.js';
 import type { AccountService } from '../modules/account/account.service.js';
 import { injectTransport, type ApiBody, type Transport } from '../simulator/transport.js';
-import { DEMO_DIDS, DEMO_GROUPS, DEMO_ROLES, demoAgents, demoContacts, demoNumber, demoRules } from './data.js';
+import { seedDemoCampaign } from './campaign.js';
+import { DEMO_DIDS, DEMO_GROUPS, DEMO_OUTBOUND_GROUP, DEMO_ROLES, demoAgents, demoContacts, demoNumber, demoOutboundAgents, demoRules } from './data.js';
 
 export const DEMO_USERNAME_DEFAULT = 'demo';
 export const DEMO_PASSWORD_DEFAULT = 'demo-password';
@@ -24,10 +25,12 @@ export function demoCredentials(env: Record<string, string | undefined> = proces
 export interface SeedReport {
   accountId: number;
   createdAccount: boolean;
-  created: { groups: number; dids: number; roles: number; agents: number; contacts: number };
+  created: { groups: number; dids: number; roles: number; agents: number; contacts: number; lists: number; leads: number; campaigns: number };
   /** Records that could not be created (e.g. a DID another tenant owns). */
   skipped: string[];
   ssid: string;
+  /** The outbound campaign and its list of leads (src/demo/campaign.ts). */
+  campaign: { clId: number; campaignId: number };
 }
 
 /** Codes that mean "it is already there": seeding again is a no-op. */
@@ -36,8 +39,10 @@ const EXISTS = new Set([1504, 1505, 1512, 1516]);
 /**
  * Seeds the demo tenant through the API in process (the same validation and
  * rules as any client): groups incl. 55, roles, 20 agents, DIDs, 300
- * contacts and some sticky / DNC / blacklist rules. Idempotent: what exists
- * is found and kept, so a second start duplicates nothing.
+ * contacts and some sticky / DNC / blacklist rules; the outbound team (group
+ * 59, 8 more agents), a list of 3,000 leads and a predictive campaign (a
+ * draft: startDemo starts it). Idempotent: what exists is found and kept, so
+ * a second start duplicates nothing.
  */
 export async function seedDemo(app: FastifyInstance, accounts: AccountService, clock: Clock, creds: DemoCredentials = demoCredentials()): Promise<SeedReport> {
   let createdAccount = false;
@@ -53,7 +58,14 @@ export async function seedDemo(app: FastifyInstance, accounts: AccountService, c
     throw new Error(`demo account ${creds.username}: login failed (${session.message ?? session.code}); set CALLCENTER_DEMO_PASSWORD`);
   const ssid = session.ssid as string;
   const api = injectTransport(app, { ssid });
-  const report: SeedReport = { accountId: 0, createdAccount, created: { groups: 0, dids: 0, roles: 0, agents: 0, contacts: 0 }, skipped: [], ssid };
+  const report: SeedReport = {
+    accountId: 0,
+    createdAccount,
+    created: { groups: 0, dids: 0, roles: 0, agents: 0, contacts: 0, lists: 0, leads: 0, campaigns: 0 },
+    skipped: [],
+    ssid,
+    campaign: { clId: 0, campaignId: 0 },
+  };
   report.accountId = Number(String(session.userId));
 
   const create = async (op: string, body: Record<string, unknown>, what: keyof SeedReport['created'] | null, label: string) => {
@@ -66,7 +78,7 @@ export async function seedDemo(app: FastifyInstance, accounts: AccountService, c
     return null;
   };
 
-  for (const g of DEMO_GROUPS) await create('group/create', { groupId: g.groupId, name: g.name }, 'groups', `group ${g.groupId}`);
+  for (const g of [...DEMO_GROUPS, DEMO_OUTBOUND_GROUP]) await create('group/create', { groupId: g.groupId, name: g.name }, 'groups', `group ${g.groupId}`);
   for (const d of DEMO_DIDS) {
     const res = await create('did/create', d, 'dids', `did ${d.did}`);
     if (!res) {
@@ -86,7 +98,7 @@ export async function seedDemo(app: FastifyInstance, accounts: AccountService, c
   roles = await listRoles();
   for (const r of DEMO_ROLES) roleIds.set(r.key, roles.find((x) => x.name === r.name)!.unique_id);
 
-  const agents = demoAgents();
+  const agents = [...demoAgents(), ...demoOutboundAgents()];
   const agentIds = new Map<string, number>();
   const listAgents = async () => {
     for (const a of (await must(api, 'Agent/list', { quick: true })).response as { unique_id: number; email: string }[]) agentIds.set(a.email, a.unique_id);
@@ -143,6 +155,10 @@ export async function seedDemo(app: FastifyInstance, accounts: AccountService, c
   for (const i of rules.dncPermanent) await create('Directory/setDnc', { contact: demoNumber(i), dnc: -1 }, null, `dnc ${i}`);
   for (const i of rules.dncTemporary) await create('Directory/setDnc', { contact: demoNumber(i), dnc: nowSec + 30 * 86400 }, null, `dnc ${i}`);
   for (const i of rules.blacklistSales) await create('Directory/Blacklist', { contact: demoNumber(i), DID: [DEMO_DIDS[0]!.did] }, null, `blacklist ${i}`);
+
+  const campaign = await seedDemoCampaign(api);
+  Object.assign(report.created, campaign.created);
+  report.campaign = { clId: campaign.clId, campaignId: campaign.campaignId };
   return report;
 }
 

@@ -132,10 +132,17 @@ for (const dialect of testDialects()) {
       try {
         const first = await runCli(['seed', '--demo'], t.env);
         expect(first.code, first.output).toBe(0);
-        expect(JSON.parse(first.stdout)).toMatchObject({ username: 'demo', createdAccount: true, created: { agents: 20, contacts: 300 } });
+        expect(JSON.parse(first.stdout)).toMatchObject({
+          username: 'demo',
+          createdAccount: true,
+          created: { agents: 28, contacts: 300, leads: 3000, campaigns: 1 },
+        });
         const second = await runCli(['seed', '--demo'], t.env);
         expect(second.code, second.output).toBe(0);
-        expect(JSON.parse(second.stdout)).toMatchObject({ createdAccount: false, created: { groups: 0, dids: 0, roles: 0, agents: 0, contacts: 0 } });
+        expect(JSON.parse(second.stdout)).toMatchObject({
+          createdAccount: false,
+          created: { groups: 0, dids: 0, roles: 0, agents: 0, contacts: 0, leads: 0, campaigns: 0 },
+        });
         const n = await t.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM accounts WHERE username = 'demo'");
         expect(Number(n!.n)).toBe(1);
 
