@@ -3,6 +3,7 @@ import { createAgent, createGroup } from '../helpers/admin.js';
 import { createTenant, type Session } from '../helpers/factories.js';
 import { forEachDatabase, type Harness } from '../helpers/harness.js';
 import { ingest, ingestOk, nowSec } from './events.fixtures.js';
+import { MOVE_STATES_EVERY } from '../../src/modules/events/agent-states.js';
 
 /*
  * History is judged against the state at its own time: a past day ingested
@@ -182,5 +183,49 @@ forEachDatabase('events/ingest: past events judged against the state at their ow
       filter: [{ key: 'date', condi: 'range', val: `${d},${d + 86_399}` }],
     });
     expect(res.body.data).toEqual({ [a2]: { TC: 1, MC: 1, avgRingTime: 9 } });
+  });
+
+  it('states moved from the recent table to the agent-clustered one (every 10,000 events) and states still recent judge past events alike', async () => {
+    const h = use();
+    const { t, a1, a2 } = await setup(h);
+    const d = yesterday(h);
+    const { agentEvents, callEvents } = day(d, a1, a2);
+    const logouts = agentEvents.filter((e) => e.type === 'agent.logout');
+    await ingestOk(
+      h,
+      t.ssid,
+      agentEvents.filter((e) => e.type !== 'agent.logout'),
+    );
+    // A third agent logs in and out today until the account's sequence passes a multiple of MOVE_STATES_EVERY.
+    const a3 = (await createAgent(h, t, { group: 71 })).agentId;
+    const now = Math.floor(nowSec(h));
+    const filler = Array.from({ length: MOVE_STATES_EVERY }, (_, i) => ({
+      eventId: `fill-${i}`,
+      type: i % 2 === 0 ? 'agent.login' : 'agent.logout',
+      agentId: a3,
+      ts: now - MOVE_STATES_EVERY + i,
+    }));
+    for (let i = 0; i < filler.length; i += 500) await ingestOk(h, t.ssid, filler.slice(i, i + 500));
+    const inTable = async (table: string) =>
+      Number((await h.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE account_id = $1 AND agent_id IN ($2, $3)`, [t.accountId, a1, a2]))!.n);
+    expect(await inTable('agent_state_recent')).toBe(0);
+    expect(await inTable('agent_state_log')).toBe(4);
+    // The logouts stay recent: the history of a1 and a2 is in both tables now.
+    await ingestOk(h, t.ssid, logouts);
+    expect(await inTable('agent_state_recent')).toBe(2);
+    for (let i = 0; i < callEvents.length; i += 5) await ingestOk(h, t.ssid, callEvents.slice(i, i + 5));
+    expect(await counters(h, t, a1, a2, d)).toEqual(EXPECTED);
+    const at = (hh: number, mm: number, ss = 0) => d + hh * 3600 + mm * 60 + ss;
+    const out = await ingest(h, t.ssid, [
+      // 10:10: a1 on its lunch break (a moved state); 18:00: a2 logged out (a recent state).
+      { eventId: 'y1', type: 'call.queued', callId: 'y1', ts: at(10, 10) },
+      { eventId: 'y2', type: 'call.ringing', callId: 'y1', agentId: a1, ts: at(10, 10, 1) },
+      { eventId: 'y3', type: 'call.queued', callId: 'y3', ts: at(18, 0) },
+      { eventId: 'y4', type: 'call.ringing', callId: 'y3', agentId: a2, ts: at(18, 0, 1) },
+    ]);
+    expect(out.errors.map((e) => [e.index, e.code])).toEqual([
+      [1, 1524],
+      [3, 1043],
+    ]);
   });
 });

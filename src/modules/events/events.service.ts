@@ -12,6 +12,8 @@ import { LiveStateRepository } from './live-state.repository.js';
 import { LateCorrections } from './late-events.js';
 import { LiveMachine, type EndedCall, type Takeover } from './machine.js';
 import { AgentHistory, PAST_AFTER_SECS } from './agent-history.js';
+import { AgentStatesRepository } from './agent-states.repository.js';
+import { movesStates } from './agent-states.js';
 import type { AgentLive, CallLive } from './live.types.js';
 import { takeover } from './takeover.js';
 
@@ -281,6 +283,7 @@ export class EventsService {
     let notifySeq = 0;
     await this.ctx.db.transaction(async (tx) => {
       const repo = new LiveStateRepository(tenant(tx, accountId));
+      const states = new AgentStatesRepository(tenant(tx, accountId));
       const base = await repo.lockSequence();
       const { calls, ended } = await repo.callsAndEnded(callIds);
       for (const c of calls.values()) {
@@ -294,12 +297,12 @@ export class EventsService {
         accountId,
         missed.filter((id) => ended.has(id)),
       );
-      const history = new AgentHistory(times ? await repo.agentHistory(historyWanted(times, agents, calls)) : new Map());
+      const history = new AgentHistory(times ? await states.history(historyWanted(times, agents, calls)) : new Map());
       const foreign = await this.history.pathsOfOtherAccounts(tx, accountId, recordingPaths);
       const machine = new LiveMachine(timezone, agents, calls, ended, groups, new LateCorrections(stored), history, foreign);
       const last = await fn(machine, repo, base + 1, tx);
       if (last <= base) return;
-      await this.persist(tx, accountId, repo, machine, base + 1, last);
+      await this.persist(tx, accountId, repo, states, machine, base + 1, last);
       for (const { old, next } of machine.late.changed.values()) await this.history.replace(tx, accountId, old, next);
       notifySeq = last;
     });
@@ -308,9 +311,18 @@ export class EventsService {
     }
   }
 
-  private async persist(tx: Queryable, accountId: number, repo: LiveStateRepository, m: LiveMachine, first: number, last: number): Promise<void> {
+  private async persist(
+    tx: Queryable,
+    accountId: number,
+    repo: LiveStateRepository,
+    states: AgentStatesRepository,
+    m: LiveMachine,
+    first: number,
+    last: number,
+  ): Promise<void> {
     await repo.saveAgents([...m.dirtyAgents.values()]);
-    await repo.saveAgentHistory([...m.history.written.values()]);
+    await states.saveRecent([...m.history.written.values()]);
+    if (movesStates(first, last)) await states.moveRecent();
     await repo.saveCalls([...m.dirtyCalls.values()]);
     await repo.deleteCalls(m.ended.map((e) => e.call.callId));
     await this.history.record(

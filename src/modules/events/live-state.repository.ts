@@ -1,10 +1,8 @@
 import type { TenantQueries } from '../../db/tenant.js';
 import { dialectOf } from '../../db/dialect.js';
 import { inList } from '../../db/in-list.js';
-import { bulkWrite, type BulkColumn } from '../../db/bulk.js';
-import type { Param } from '../../db/types.js';
+import { bulkWrite } from '../../db/bulk.js';
 import type { AgentLive, CallLive } from './live.types.js';
-import type { AgentStateRow } from './agent-history.js';
 import {
   AGENT_COLUMNS,
   AGENT_SELECT,
@@ -17,20 +15,6 @@ import {
   type AgentRow,
   type CallRow,
 } from './live-rows.js';
-
-const AGENT_STATE_COLUMNS: BulkColumn[] = [
-  { name: 'agent_id', pg: 'bigint' },
-  { name: 'ts', pg: 'double precision' },
-  { name: 'seq', pg: 'bigint' },
-  { name: 'logged_in', pg: 'integer' },
-  { name: 'login_type', pg: 'text' },
-  { name: 'break_reason', pg: 'text' },
-  { name: 'wrapup_at', pg: 'double precision' },
-  { name: 'ring_call', pg: 'text' },
-  { name: 'ring_at', pg: 'double precision' },
-  { name: 'call_id', pg: 'text' },
-  { name: 'call_at', pg: 'double precision' },
-];
 
 /** Live state reads and writes of the ingest path (one account, inside the batch transaction). */
 export class LiveStateRepository {
@@ -124,29 +108,6 @@ export class LiveStateRepository {
     const { sql, param } = inList(this.t, 'group_id', 2, ids);
     const rows = await this.t.all<{ group_id: number }>(`SELECT group_id FROM groups WHERE account_id = $1 AND ${sql}`, [param]);
     return new Set(rows.map((r) => Number(r.group_id)));
-  }
-
-  /** Each agent's history rows from the last one at or before `from` up to `to` (agent-history.ts). */
-  async agentHistory(want: Map<number, { from: number; to: number }>): Promise<Map<number, AgentStateRow[]>> {
-    const out = new Map<number, AgentStateRow[]>();
-    for (const [agentId, { from, to }] of want) {
-      const rows = await this.t.all<AgentStateRow>(
-        `SELECT agent_id, ts, seq, logged_in, login_type, break_reason, wrapup_at, ring_call, ring_at, call_id, call_at
-         FROM agent_state_log
-         WHERE account_id = $1 AND agent_id = $2 AND ts <= $4
-           AND ts >= COALESCE((SELECT MAX(ts) FROM agent_state_log WHERE account_id = $1 AND agent_id = $2 AND ts <= $3), 0)`,
-        [agentId, from, to],
-      );
-      out.set(
-        agentId,
-        rows.map((r) => ({ ...r, agent_id: Number(r.agent_id), ts: Number(r.ts), seq: Number(r.seq), logged_in: Number(r.logged_in) })),
-      );
-    }
-    return out;
-  }
-
-  saveAgentHistory(rows: AgentStateRow[]) {
-    return bulkWrite(this.t, 'agent_state_log', AGENT_STATE_COLUMNS, ['agent_id', 'ts', 'seq'], rows as unknown as Record<string, Param>[], 'nothing');
   }
 
   saveAgents(agents: AgentLive[]) {

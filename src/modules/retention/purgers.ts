@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/types.js';
 import type { Retention } from '../account/account.service.js';
+import { moveRecentAgentStates } from '../events/agent-states.js';
 import { RetentionRepository } from './retention.repository.js';
 
 /** What a run removed, per kind. */
@@ -82,7 +83,11 @@ const agentStates: Purger = {
   name: 'agent_state_log',
   horizon: 'callDays',
   async purge(accountId, cutoff, run, size) {
-    const { agents } = await run(async (tx) => ({ removed: 0, agents: await repo(tx, accountId).agentsWithOldStates(cutoff) }));
+    const { agents } = await run(async (tx) => {
+      // The ingest's recent states first (events/agent-states.ts): then one table holds them all.
+      await moveRecentAgentStates(tx, accountId);
+      return { removed: 0, agents: await repo(tx, accountId).agentsWithOldStates(cutoff) };
+    });
     for (const agentId of agents) {
       await untilEmpty(run, async (tx) => {
         const n = await repo(tx, accountId).removeOldStates(agentId, cutoff, size);
