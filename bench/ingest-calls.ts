@@ -7,7 +7,7 @@
  * the agent-state history.
  *
  *   npx tsx bench/ingest-calls.ts [--db sqlite|postgres|both] [--duration 10] [--senders 4]
- *                                 [--rounds 3] [--baseline DIR] [--max-loss 0.10]
+ *                                 [--rounds 3] [--baseline DIR] [--max-loss 0.10] [--cpu-prof DIR]
  *
  * --baseline DIR: another checkout (`git worktree add`, `npm run build`
  * there), started as its own `npm start` starts it, measured in the same
@@ -36,6 +36,8 @@ const DURATION = Number(options.duration ?? 10);
 const SENDERS = Number(options.senders ?? 4);
 const ROUNDS = Number(options.rounds ?? 3);
 const MAX_LOSS = Number(options['max-loss'] ?? 0.1);
+// --cpu-prof DIR: every server writes a V8 CPU profile there when it stops (where a batch's time goes).
+const CPU_PROF = options['cpu-prof'] ? path.resolve(options['cpu-prof']) : null;
 const BASELINE = options.baseline ? path.resolve(options.baseline) : null;
 const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
 const BATCH = 500;
@@ -102,7 +104,10 @@ async function run(dir: string, dialect: Dialect, port: number, round: number): 
   const fresh = await freshBenchDatabase(dialect, 'ingest_calls');
   try {
     const agents = await prepare(dir, dialect, fresh.env);
-    const server = startServerProcess({ ...fresh.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' }, { cwd: dir });
+    const server = startServerProcess(
+      { ...fresh.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' },
+      { cwd: dir, nodeArgs: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [] },
+    );
     try {
       await waitHealthy(port);
       const { ssid } = await postJson<{ ssid: string }>(port, '/api/v2/auth/login', USER);
