@@ -58,7 +58,7 @@ export class AgentStatesRepository {
     return bulkWrite(this.t, 'agent_state_recent', COLUMNS, ['ts', 'agent_id', 'seq'], rows as unknown as Record<string, Param>[], 'nothing');
   }
 
-  /** Moves the account's recent rows to agent_state_log (in the caller's transaction). */
+  /** Moves the account's recent rows to agent_state_log; the caller holds the account's sequence lock (no batch adds rows between the two statements). */
   async moveRecent(): Promise<void> {
     await this.t.run(
       `INSERT INTO agent_state_log (account_id, ${NAMES})
