@@ -11,7 +11,7 @@ import { AccountService } from '../src/modules/account/account.service.js';
 
 /** A new account `name` with group 7 and `n` agents (not in the group: the events name it). */
 export async function tenantWithAgents(db: Database, name: string, n: number): Promise<{ accountId: number; agents: number[] }> {
-  const accountId = await new AccountService(db, systemClock).create({ username: name, password: 'bench-password', name });
+  const accountId = await new AccountService({ db, clock: systemClock }).create({ username: name, password: 'bench-password', name });
   await db.run('INSERT INTO groups (account_id, group_id, name, created_at) VALUES ($1, 7, $2, 0)', [accountId, 'Group 7']);
   const agents: number[] = [];
   for (let i = 0; i < n; i++) {

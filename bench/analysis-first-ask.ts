@@ -99,7 +99,7 @@ async function jobRuns(dialect: Dialect): Promise<string> {
   await forget(dialect);
   const db = open(dialect);
   try {
-    const accounts = new AccountService(db, systemClock);
+    const accounts = new AccountService({ db, clock: systemClock });
     const job = new HourGridJob(db, systemClock, accounts, { error: (o) => console.error(o) });
     const timed = async () => {
       const t = performance.now();

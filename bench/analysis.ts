@@ -77,7 +77,7 @@ async function open(dialect: Dialect): Promise<{ db: Database; size: () => Promi
 async function ensureData(db: Database): Promise<{ accountId: number; calls: number; seeded: number; seedSeconds: number }> {
   await migrate(db);
   let row = await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [USER]);
-  const accounts = new AccountService(db, systemClock);
+  const accounts = new AccountService({ db, clock: systemClock });
   if (!row) {
     await accounts.create({ username: USER, password: PASSWORD, name: 'Analysis benchmark' });
     row = await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [USER]);

@@ -35,10 +35,10 @@ function median(xs: number[]): number {
 async function run(dialect: 'sqlite' | 'postgres'): Promise<void> {
   const db = await openFreshBenchDatabase(dialect, 'audit');
   await migrate(db);
-  const accountId = await new AccountService(db, systemClock).create({ username: `bench-${Date.now()}`, password: 'bench-password', name: 'Bench' });
-  const groups = new GroupService(db, systemClock);
+  const accountId = await new AccountService({ db, clock: systemClock }).create({ username: `bench-${Date.now()}`, password: 'bench-password', name: 'Bench' });
+  const groups = new GroupService({ db, clock: systemClock });
   await groups.create(accountId, { groupId: 1, name: 'g' });
-  const audit = new AuditService(db, systemClock);
+  const audit = new AuditService({ db, clock: systemClock });
   const principal: Principal = {
     kind: 'client',
     accountId,

@@ -42,7 +42,7 @@ async function prepare(env: Record<string, string>): Promise<{ seeded: number; s
     await migrate(db);
     let row = await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [USER]);
     if (!row) {
-      await new AccountService(db, systemClock).create({ username: USER, password: PASSWORD, name: 'Export benchmark' });
+      await new AccountService({ db, clock: systemClock }).create({ username: USER, password: PASSWORD, name: 'Export benchmark' });
       row = await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [USER]);
     }
     const accountId = Number(row!.id);

@@ -33,7 +33,7 @@ export async function benchService(dialect: Dialect, name: string, startMs: numb
   const db = wrap ? wrap(raw) : raw;
   await migrate(db);
   const clock = new ManualClock(startMs);
-  await new AccountService(db, clock).bootstrap(OPERATOR.username, OPERATOR.password);
+  await new AccountService({ db, clock }).bootstrap(OPERATOR.username, OPERATOR.password);
   const config = { ...loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0' }), campaignDialer: false };
   const { app, services } = await buildApp({ config, db, clock });
   await app.ready();

@@ -79,7 +79,7 @@ async function prepare(dialect: Dialect): Promise<Record<string, string>> {
   const { db, env } = await openKeptBenchDatabase(dialect, DATA_DIR, PG_SCHEMA);
   try {
     await migrate(db);
-    const accounts = new AccountService(db, systemClock);
+    const accounts = new AccountService({ db, clock: systemClock });
     await accounts.bootstrap('operator', 'operator-password');
     let row = await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [ACCOUNT.username]);
     if (!row) row = { id: await accounts.create({ ...ACCOUNT, name: 'Benchmark' }) };
@@ -89,7 +89,7 @@ async function prepare(dialect: Dialect): Promise<Record<string, string>> {
       console.log(`[${dialect}] seeding ${CONTACTS.toLocaleString('en-US')} contacts (have ${have.toLocaleString('en-US')})`);
       const { elapsedMs } = await seedContacts(db, accountId, CONTACTS, (p) => process.stdout.write(progressLine(p)));
       console.log(`\n[${dialect}] seeded in ${(elapsedMs / 1000).toFixed(1)} s`);
-      const dnc = new DncService(db, systemClock);
+      const dnc = new DncService({ db, clock: systemClock });
       for (let i = 0; i < CONTACTS; i += 1000) await dnc.set(accountId, seededContact(i), -1);
     }
     return env;

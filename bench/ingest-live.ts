@@ -88,7 +88,7 @@ async function prepare(dialect: Dialect) {
   const { db, env } = await openDb(dialect);
   try {
     await migrate(db);
-    const accounts = new AccountService(db, systemClock);
+    const accounts = new AccountService({ db, clock: systemClock });
     await accounts.bootstrap('operator', 'operator-password');
     const ingestAccount = await accounts.create({ ...INGEST, name: 'Bench ingest' });
     const viewsAccount = await accounts.create({ ...VIEWS, name: 'Bench views' });

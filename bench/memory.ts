@@ -68,7 +68,7 @@ async function prepare(dialect: Dialect): Promise<{ env: Record<string, string>;
   const { db, env } = await openKeptBenchDatabase(dialect, DATA_DIR, SCHEMA);
   try {
     await migrate(db);
-    const accounts = new AccountService(db, systemClock);
+    const accounts = new AccountService({ db, clock: systemClock });
     await accounts.bootstrap('operator', 'operator-password');
     const idOf = async (username: string) => (await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [username]))?.id;
     const accountId = Number((await idOf(DATA.username)) ?? (await accounts.create({ ...DATA, name: 'Analysis benchmark' })));

@@ -67,7 +67,7 @@ async function ensureData(db: Database): Promise<{ calls: number; seeded: number
   await migrate(db);
   let row = await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [USER]);
   if (!row) {
-    await new AccountService(db, systemClock).create({ username: USER, password: PASSWORD, name: 'Reports benchmark' });
+    await new AccountService({ db, clock: systemClock }).create({ username: USER, password: PASSWORD, name: 'Reports benchmark' });
     row = await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [USER]);
   }
   const accountId = Number(row!.id);

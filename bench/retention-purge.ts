@@ -99,7 +99,7 @@ for (const dialect of DIALECTS) {
     await migrate(db);
     const config = loadConfig({ LOG_LEVEL: 'silent', RETENTION_INTERVAL_MINUTES: '0', WEBHOOK_DELIVERY: '0' });
     const { services, app } = await buildApp({ config, db });
-    const accountId = await new AccountService(db, systemClock).create({ username: 'bench-retention', password: 'bench-password', name: 'bench' });
+    const accountId = await new AccountService({ db, clock: systemClock }).create({ username: 'bench-retention', password: 'bench-password', name: 'bench' });
     process.stderr.write(`[${dialect}] seeding ${CALLS} calls over ${DAYS} days…\n`);
     await seedCalls(db, accountId, CALLS, DAYS);
     await db.run('INSERT INTO groups (account_id, group_id, name, created_at) VALUES ($1, 7, $2, 0) ON CONFLICT (account_id, group_id) DO NOTHING', [

@@ -59,7 +59,7 @@ async function ensureData(db: Database): Promise<string> {
   await migrate(db);
   let row = await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [USER]);
   if (!row) {
-    await new AccountService(db, systemClock).create({ username: USER, password: PASSWORD, name: 'Staffing benchmark' });
+    await new AccountService({ db, clock: systemClock }).create({ username: USER, password: PASSWORD, name: 'Staffing benchmark' });
     row = await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [USER]);
   }
   const accountId = Number(row!.id);

@@ -89,8 +89,14 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   // Lockouts and logins after failures are audit records (PRODUCT.md §4, §12): the trail exists before the credentials.
-  const audit = new AuditService(db, clock);
-  const auth = new AuthService(db, clock, config.sessionTtlSeconds * 1000, config.login, (e) => audit.recordLogin(e));
+  const audit = new AuditService({ db, clock });
+  const auth = new AuthService({
+    db,
+    clock,
+    sessionTtlMs: config.sessionTtlSeconds * 1000,
+    loginRules: config.login,
+    loginEvents: (e) => audit.recordLogin(e),
+  });
   await auth.start();
   app.addHook('onClose', async () => auth.stop());
   // The one admission path of every surface (PRODUCT.md §4), with this node's request limits.

@@ -42,6 +42,15 @@ const DEFAULT_LOGIN_RULES: LoginProtection = {
   concurrency: 4,
 };
 
+export interface AuthServiceDeps {
+  db: Database;
+  clock: Clock;
+  sessionTtlMs: number;
+  loginRules?: LoginProtection;
+  /** Where lockouts and logins after failures are reported (the audit trail: src/app.ts). */
+  loginEvents?: LoginEventSink | null;
+}
+
 /**
  * Login, sessions, tokens and the resolution of a request's credentials to
  * a Principal. Resolved credentials are cached for a few seconds so a warm
@@ -49,6 +58,9 @@ const DEFAULT_LOGIN_RULES: LoginProtection = {
  * an account's agents or roles clear the cache on every node (NOTIFY).
  */
 export class AuthService {
+  private readonly db: Database;
+  private readonly clock: Clock;
+  private readonly sessionTtlMs: number;
   private readonly repo: AuthRepository;
   private readonly cache = new Map<string, CacheEntry>();
   /** Credentials that resolved to nothing (`unknownKey`) → until when that answer holds. */
@@ -61,13 +73,10 @@ export class AuthService {
   /** Where lockouts and logins after failures are reported (the audit trail: src/app.ts). */
   private readonly onLoginEvent: LoginEventSink | null;
 
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock,
-    private readonly sessionTtlMs: number,
-    loginRules: LoginProtection = DEFAULT_LOGIN_RULES,
-    loginEvents: LoginEventSink | null = null,
-  ) {
+  constructor({ db, clock, sessionTtlMs, loginRules = DEFAULT_LOGIN_RULES, loginEvents = null }: AuthServiceDeps) {
+    this.db = db;
+    this.clock = clock;
+    this.sessionTtlMs = sessionTtlMs;
     this.onLoginEvent = loginEvents;
     this.repo = new AuthRepository(db);
     this.guard = new LoginGuard(db, clock, loginRules);

@@ -60,7 +60,7 @@ export const commands: Record<string, Command> = {
       return 2;
     }
     return withDatabase(config, async (db) => {
-      const id = await new AccountService(db, systemClock).create({ username, password, name: options.name, timezone: options.timezone });
+      const id = await new AccountService({ db, clock: systemClock }).create({ username, password, name: options.name, timezone: options.timezone });
       console.log(JSON.stringify({ userId: String(id), username }));
       return 0;
     });
@@ -80,7 +80,7 @@ export const commands: Record<string, Command> = {
         console.error(`no account named ${JSON.stringify(username)}`);
         return 1;
       }
-      const auth = new AuthService(db, systemClock, config.sessionTtlSeconds * 1000);
+      const auth = new AuthService({ db, clock: systemClock, sessionTtlMs: config.sessionTtlSeconds * 1000 });
       const created = await auth.createToken(
         {
           kind: 'client',

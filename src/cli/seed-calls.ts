@@ -92,7 +92,7 @@ async function targetAccount(db: Database, config: Config, username: string | un
   const row = await db.get<{ id: number }>('SELECT id FROM accounts WHERE username = $1', [name]);
   if (row) return Number(row.id);
   if (username !== undefined && username !== demoCredentials().username) return null;
-  const accounts = new AccountService(db, systemClock);
+  const accounts = new AccountService({ db, clock: systemClock });
   const created = await accounts.bootstrap(config.adminUsername, config.adminPassword);
   if (created?.generatedPassword)
     process.stdout.write(`Operator account created: username "${created.username}", password "${created.generatedPassword}" (not shown again)\n`);

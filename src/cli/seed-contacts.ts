@@ -34,9 +34,9 @@ export async function seedContacts(
   accountId: number,
   total: number,
   onProgress?: (p: SeedProgress) => void,
-  accounts = new AccountService(db, systemClock),
+  accounts = new AccountService({ db, clock: systemClock }),
 ): Promise<{ added: number; elapsedMs: number }> {
-  const contacts = new ContactService(db, systemClock, accounts);
+  const contacts = new ContactService({ db, clock: systemClock, accounts });
   const started = Date.now();
   const chunk = 50_000;
   let added = 0;
@@ -85,7 +85,7 @@ export async function seedContactsCommand(argv: string[], config: Config): Promi
   const db = openDatabase(config);
   try {
     await migrate(db);
-    const accounts = new AccountService(db, systemClock);
+    const accounts = new AccountService({ db, clock: systemClock });
     const accountId = await targetAccount(db, config, options.account, accounts);
     if (accountId === null) {
       console.error(`no account named ${JSON.stringify(options.account)}`);

@@ -56,21 +56,23 @@ export function buildServices(ctx: AppContext, built: { audit: AuditService }) {
   const { db, clock, auth, config } = ctx;
   // Built with the credentials (src/app.ts): lockouts and logins after failures are audit records.
   const { audit } = built;
-  const accounts = new AccountService(db, clock);
-  const dids = new DidService(db, clock);
-  const groups = new GroupService(db, clock);
-  const roles = new RoleService(db, clock, auth);
-  const agents = new AgentService(db, { clock, auth, roles, groups, dids });
-  const agentLists = new AgentListService(db, groups);
-  const agentCad = new AgentCadService(db);
-  const contacts = new ContactService(db, clock, accounts);
-  const dnc = new DncService(db, clock);
-  const blacklist = new BlacklistService(db, dids);
-  const sticky = new StickyService(db, clock, { agents, groups, dids });
-  const directory = new DirectoryService(db, { dnc, blacklist, sticky });
+  const accounts = new AccountService({ db, clock });
+  const dids = new DidService({ db, clock });
+  const groups = new GroupService({ db, clock });
+  const roles = new RoleService({ db, clock, auth });
+  const agents = new AgentService({ db, clock, auth, roles, groups, dids });
+  const agentLists = new AgentListService({ db, groups });
+  const agentCad = new AgentCadService({ db });
+  const contacts = new ContactService({ db, clock, accounts });
+  const dnc = new DncService({ db, clock });
+  const blacklist = new BlacklistService({ db, dids });
+  const sticky = new StickyService({ db, clock, agents, groups, dids });
+  const directory = new DirectoryService({ db, dnc, blacklist, sticky });
   // The call history's one writer; finished calls reach the analysis and report roll-ups and the webhook outbox through its sinks.
   // Outbound campaigns' contact lists: contactList/delete is refused while a campaign that is not stopped or completed dials the list.
-  const contactLists: ContactListService = new ContactListService(db, clock, {
+  const contactLists: ContactListService = new ContactListService({
+    db,
+    clock,
     listInUse: async (accountId, clId) => {
       const campaignId = await campaigns.listInUse(accountId, clId);
       return campaignId === null ? null : String(campaignId);

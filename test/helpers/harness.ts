@@ -44,7 +44,7 @@ export async function startHarness(dialect: Dialect, opts: HarnessOptions = {}):
   await migrate(db);
   const clock = new ManualClock(Date.now());
   const config: Config = { ...loadConfig({ LOG_LEVEL: 'silent', POISON_RELEASED_CHUNKS: '1' }), ...opts.config };
-  await new AccountService(db, clock).bootstrap(OPERATOR.username, OPERATOR.password);
+  await new AccountService({ db, clock }).bootstrap(OPERATOR.username, OPERATOR.password);
   const { app, ctx, services } = await buildApp({ config, db: opts.wrapDb ? opts.wrapDb(db) : db, clock, validateResponses: true });
   await app.ready();
   const post: Harness['post'] = async (path, body, headers = {}) => {

@@ -141,7 +141,7 @@ describe('an unreachable database', () => {
     const t = await freshDatabase('sqlite');
     const file = path.join(t.env.DATA_DIR!, 'callcenter.db');
     await migrate(t.db);
-    await new AccountService(t.db, systemClock).create({ username: 'busy-owner', password: 'busy-owner-password' });
+    await new AccountService({ db: t.db, clock: systemClock }).create({ username: 'busy-owner', password: 'busy-owner-password' });
     await t.db.close();
     const db = new SqliteDatabase(file, { busyTimeoutMs: 50 });
     const other = new BetterSqlite3(file);

@@ -140,7 +140,12 @@ forEachDatabase(
       const other = h.testDb.connect();
       try {
         const mk = (db: typeof h.db) =>
-          new RetentionJob(db, h.clock, new AccountService(db, h.clock), { recordingsDir: h.ctx.config.recordingsDir, log: silent, audit: null, batchSize: 5 });
+          new RetentionJob(db, h.clock, new AccountService({ db, clock: h.clock }), {
+            recordingsDir: h.ctx.config.recordingsDir,
+            log: silent,
+            audit: null,
+            batchSize: 5,
+          });
         const [x, y] = await Promise.all([mk(h.db).runOnce(), mk(other).runOnce()]);
         expect([x.ran, y.ran].sort()).toEqual([false, true]);
         expect((x.ran ? x : y) as { calls: number }).toMatchObject({ calls: 30 });

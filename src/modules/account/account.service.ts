@@ -52,13 +52,19 @@ function settingsOf(row: AccountRow): AccountSettings {
   };
 }
 
+export interface AccountServiceDeps {
+  db: Database;
+  clock: Clock;
+}
+
 export class AccountService {
+  private readonly db: Database;
+  private readonly clock: Clock;
   private readonly repo: AccountRepository;
 
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock,
-  ) {
+  constructor({ db, clock }: AccountServiceDeps) {
+    this.db = db;
+    this.clock = clock;
     this.repo = new AccountRepository(db);
   }
 

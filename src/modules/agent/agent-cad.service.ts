@@ -33,6 +33,10 @@ async function inChunks(ids: number[], write: (chunk: number[]) => Promise<unkno
   }
 }
 
+export interface AgentCadServiceDeps {
+  db: Queryable;
+}
+
 /**
  * Agent/setCad and Agent/unsetCad: bulk switches of the CAD flag. Per-agent
  * failures are reported in `errors` and the request still succeeds; the whole
@@ -40,7 +44,11 @@ async function inChunks(ids: number[], write: (chunk: number[]) => Promise<unkno
  * them gets 1501 and changes nothing.
  */
 export class AgentCadService {
-  constructor(private readonly db: Queryable) {}
+  private readonly db: Queryable;
+
+  constructor({ db }: AgentCadServiceDeps) {
+    this.db = db;
+  }
 
   /** The listed agents the caller may see, in input order without repeats; the rest as errors. */
   private async resolve(principal: Principal, raw: Array<string | number>, notFound: string) {

@@ -16,12 +16,20 @@ export interface AgentListQuery {
 /** Mappings are read in chunks so a large account stays within every driver's parameter limit. */
 const CHUNK = 500;
 
+export interface AgentListServiceDeps {
+  db: Queryable;
+  groups: GroupService;
+}
+
 /** Agent/list: the spec's agent records, limited to what the caller may see. */
 export class AgentListService {
-  constructor(
-    private readonly db: Queryable,
-    private readonly groups: GroupService,
-  ) {}
+  private readonly db: Queryable;
+  private readonly groups: GroupService;
+
+  constructor({ db, groups }: AgentListServiceDeps) {
+    this.db = db;
+    this.groups = groups;
+  }
 
   async list(principal: Principal, q: AgentListQuery) {
     const accountId = principal.accountId;

@@ -26,6 +26,7 @@ export { AGENT_LOCK_MS, agentLockKey };
 const isUniqueViolation = (err: unknown) => /unique|duplicate/i.test(String((err as Error)?.message));
 
 export interface AgentServiceDeps {
+  db: Database;
   clock: Clock;
   /** Told when logins or rights change, so credential caches drop them on every node. */
   auth: AuthService;
@@ -36,13 +37,12 @@ export interface AgentServiceDeps {
 
 /** Agents of an account: lookups for other modules and the administration of PRODUCT.md §5. */
 export class AgentService {
+  private readonly db: Database;
   private readonly clock: Clock;
   private readonly auth: AuthService;
 
-  constructor(
-    private readonly db: Database,
-    private readonly deps: AgentServiceDeps,
-  ) {
+  constructor(private readonly deps: AgentServiceDeps) {
+    this.db = deps.db;
     this.clock = deps.clock;
     this.auth = deps.auth;
   }

@@ -36,6 +36,11 @@ function ids(v: AuditIds): string[] {
   return (Array.isArray(v) ? v : [v]).map(String);
 }
 
+export interface AuditServiceDeps {
+  db: Database;
+  clock: Clock;
+}
+
 /**
  * The audit trail (PRODUCT.md §12). As the operations' `AuditRecorder` it
  * opens the ambient transaction (db/ambient.ts), reads the target, runs the
@@ -45,10 +50,13 @@ function ids(v: AuditIds): string[] {
  * retention use (the only writes the table accepts besides INSERT).
  */
 export class AuditService implements AuditRecorder {
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock,
-  ) {}
+  private readonly db: Database;
+  private readonly clock: Clock;
+
+  constructor({ db, clock }: AuditServiceDeps) {
+    this.db = db;
+    this.clock = clock;
+  }
 
   async record<T extends object>(op: Audited, ctx: OperationContext<unknown>, run: () => Promise<T>): Promise<T> {
     const spec = op.audit as AuditSpec<unknown>;

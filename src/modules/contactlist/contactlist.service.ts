@@ -99,20 +99,26 @@ function dialContact(r: ListContactRow): DialContact {
   };
 }
 
+export interface ContactListServiceDeps {
+  db: Database;
+  clock: Clock;
+  /** Which running campaign uses a list (given by the composition root; it reaches the campaigns when called). */
+  listInUse?: ListInUse;
+}
+
 /**
  * Contact lists of outbound campaigns (PRODUCT.md §13): lists, their
  * contacts on the vendor's `AddContactApi` wire, bulk and CSV imports, and
  * the reads the dialer makes (README.md of this folder).
  */
 export class ContactListService {
-  /** Which running campaign uses a list (wired by the composition root once campaigns exist). */
-  listInUse: ListInUse;
+  private readonly db: Database;
+  private readonly clock: Clock;
+  private readonly listInUse: ListInUse;
 
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock,
-    deps: { listInUse?: ListInUse } = {},
-  ) {
+  constructor(deps: ContactListServiceDeps) {
+    this.db = deps.db;
+    this.clock = deps.clock;
     this.listInUse = deps.listInUse ?? (async () => null);
   }
 

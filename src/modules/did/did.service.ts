@@ -15,12 +15,20 @@ export function didDigits(value: unknown): string | null {
   return digits.length >= 3 && digits.length <= 15 ? digits : null;
 }
 
+export interface DidServiceDeps {
+  db: Queryable;
+  clock?: Clock;
+}
+
 /** The account's numbers (DIDs). A number belongs to one account. */
 export class DidService {
-  constructor(
-    private readonly db: Queryable,
-    private readonly clock?: Clock,
-  ) {}
+  private readonly db: Queryable;
+  private readonly clock?: Clock;
+
+  constructor({ db, clock }: DidServiceDeps) {
+    this.db = db;
+    this.clock = clock;
+  }
 
   private repo(accountId: number) {
     return new DidRepository(tenant(this.db, accountId));

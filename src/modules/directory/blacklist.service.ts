@@ -13,18 +13,22 @@ function isReset(v: unknown): boolean {
 
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
+export interface BlacklistServiceDeps {
+  db: Database;
+  dids: DidService;
+}
+
 /**
  * The per-DID blacklist (spec state table, PRODUCT.md §5): a DID array
  * replaces the contact's set, an empty array removes the contact, a blank
  * contact with RESET clears the account's whole blacklist.
  */
 export class BlacklistService {
+  private readonly db: Database;
   private readonly dids: DidService;
 
-  constructor(
-    private readonly db: Database,
-    dids: DidService,
-  ) {
+  constructor({ db, dids }: BlacklistServiceDeps) {
+    this.db = db;
     this.dids = dids;
   }
 

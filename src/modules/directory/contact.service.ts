@@ -11,18 +11,24 @@ import { project } from './contact-views.js';
 export const SEARCH_DEFAULT_LIMIT = 20;
 export const SEARCH_MAX_LIMIT = 500;
 
+export interface ContactServiceDeps {
+  db: Database;
+  clock: Clock;
+  accounts: AccountService;
+}
+
 /** Directory contacts: create, merge-update, read, project and prefix search. */
 export class ContactService {
+  private readonly db: Database;
+  private readonly clock: Clock;
   private readonly accounts: AccountService;
 
   /** getInfo's reads of a turn, one statement on PostgreSQL, with and without the metadata. */
   private readonly views: Record<'meta' | 'plain', BatchedPointRead<ContactView>>;
 
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock,
-    accounts: AccountService,
-  ) {
+  constructor({ db, clock, accounts }: ContactServiceDeps) {
+    this.db = db;
+    this.clock = clock;
     this.accounts = accounts;
     const views = (withMeta: boolean) =>
       new BatchedPointRead<ContactView>(

@@ -20,20 +20,26 @@ export interface RoutingFacts {
   stickyCandidates: Array<{ agentId: number; scope: 'cli_group' | 'cli' | 'all' }>;
 }
 
+export interface DirectoryServiceDeps {
+  db: Database;
+  dnc: DncService;
+  blacklist: BlacklistService;
+  sticky: StickyService;
+}
+
 /**
  * The directory as other modules see it. route/decide asks `routingFacts`
  * before a call is routed: everything the directory knows about the caller
  * for this DID and group, in one call.
  */
 export class DirectoryService {
+  private readonly db: Database;
   private readonly dnc: DncService;
   private readonly blacklist: BlacklistService;
   private readonly sticky: StickyService;
 
-  constructor(
-    private readonly db: Database,
-    deps: { dnc: DncService; blacklist: BlacklistService; sticky: StickyService },
-  ) {
+  constructor(deps: DirectoryServiceDeps) {
+    this.db = deps.db;
     this.dnc = deps.dnc;
     this.blacklist = deps.blacklist;
     this.sticky = deps.sticky;

@@ -6,18 +6,24 @@ import { fail } from '../../errors/catalogue.js';
 import { isMilliseconds, secondsExpected } from '../../time/unix.js';
 import { DncRepository } from './dnc.repository.js';
 
+export interface DncServiceDeps {
+  db: Queryable;
+  clock: Clock;
+}
+
 /**
  * DNC status: 0 not listed, -1 permanently listed, a Unix timestamp = listed
  * until then. An expired timestamp reads as 0. Independent of the blacklist.
  */
 export class DncService {
+  private readonly db: Queryable;
+  private readonly clock: Clock;
   /** getDnc's reads of a turn, one statement on PostgreSQL. */
   private readonly reads: BatchedPointRead<number>;
 
-  constructor(
-    private readonly db: Queryable,
-    private readonly clock: Clock,
-  ) {
+  constructor({ db, clock }: DncServiceDeps) {
+    this.db = db;
+    this.clock = clock;
     this.reads = new BatchedPointRead(
       db,
       (t, contacts) => new DncRepository(t).getMany(contacts),

@@ -69,17 +69,25 @@ export interface StickyFilter {
   expiry?: unknown;
 }
 
+export interface StickyServiceDeps {
+  db: Database;
+  clock: Clock;
+  agents: AgentService;
+  groups: GroupService;
+  dids: DidService;
+}
+
 /** Sticky agents: a contact's preferred agent, by scope, with expiry. */
 export class StickyService {
+  private readonly db: Database;
+  private readonly clock: Clock;
   private readonly agents: AgentService;
   private readonly groups: GroupService;
   private readonly dids: DidService;
 
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock,
-    deps: { agents: AgentService; groups: GroupService; dids: DidService },
-  ) {
+  constructor(deps: StickyServiceDeps) {
+    this.db = deps.db;
+    this.clock = deps.clock;
     this.agents = deps.agents;
     this.groups = deps.groups;
     this.dids = deps.dids;

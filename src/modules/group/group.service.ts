@@ -11,12 +11,20 @@ export interface GroupView {
   agentCount: number;
 }
 
+export interface GroupServiceDeps {
+  db: Queryable;
+  clock?: Clock;
+}
+
 /** Groups of an account (ids scoped to the account: every tenant may have its own group 55). */
 export class GroupService {
-  constructor(
-    private readonly db: Queryable,
-    private readonly clock?: Clock,
-  ) {}
+  private readonly db: Queryable;
+  private readonly clock?: Clock;
+
+  constructor({ db, clock }: GroupServiceDeps) {
+    this.db = db;
+    this.clock = clock;
+  }
 
   private repo(accountId: number, q: Queryable = this.db) {
     return new GroupRepository(tenant(q, accountId));

@@ -36,13 +36,23 @@ function parsePermissions(json: string): string[] {
   return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === 'string') : [];
 }
 
+export interface RoleServiceDeps {
+  db: Queryable;
+  clock: Clock;
+  auth?: AuthService;
+}
+
 /** Roles of an account: a set of permissions (PRODUCT.md §4) and a visibility setting. */
 export class RoleService {
-  constructor(
-    private readonly db: Queryable,
-    private readonly clock: Clock,
-    private readonly auth?: AuthService,
-  ) {}
+  private readonly db: Queryable;
+  private readonly clock: Clock;
+  private readonly auth?: AuthService;
+
+  constructor({ db, clock, auth }: RoleServiceDeps) {
+    this.db = db;
+    this.clock = clock;
+    this.auth = auth;
+  }
 
   private repo(accountId: number) {
     return new RoleRepository(tenant(this.db, accountId));
