@@ -100,7 +100,7 @@ async function jobRuns(dialect: Dialect): Promise<string> {
   const db = open(dialect);
   try {
     const accounts = new AccountService({ db, clock: systemClock });
-    const job = new HourGridJob(db, systemClock, accounts, { error: (o) => console.error(o) });
+    const job = new HourGridJob({ db, clock: systemClock, accounts, log: { error: (o) => console.error(o) } });
     const timed = async () => {
       const t = performance.now();
       const r = await job.runOnce();

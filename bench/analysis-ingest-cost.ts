@@ -66,9 +66,10 @@ for (const [name, fine] of [
   await migrate(db);
   const { ctx, services, app } = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db });
   const rollups = fine ? new RollupSink() : withoutFine(new RollupSink());
-  const events = new EventsService(ctx, {
+  const events = new EventsService({
+    ctx,
     accounts: services.accounts,
-    history: new CallHistoryService(db, allSinks(rollups, new ReportCallSink())),
+    history: new CallHistoryService({ db, sink: allSinks(rollups, new ReportCallSink()) }),
     agentTime: new ReportAgentTimeSink(),
   });
   const t = await tenantWithAgents(db, 'bench-ingest', 200);

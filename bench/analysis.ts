@@ -252,7 +252,7 @@ async function measureOn(
   mix.push(['live: agentId, 30 days + today, date (multi), 10 calls/s stored meanwhile', live('date')]);
   mix.push(['live: agentId, 30 days + today, disPlay hour (multi), 10 calls/s stored meanwhile', live('hour')]);
   let stored = 0;
-  const history = new CallHistoryService(db, new RollupSink());
+  const history = new CallHistoryService({ db, sink: new RollupSink() });
   const storeOne = async () => {
     const at = Math.floor(Date.now() / 1000) - 60;
     const agentId = Number(keys.agentId![0]);

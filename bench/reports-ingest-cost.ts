@@ -31,7 +31,7 @@ for (const dialect of DIALECTS) {
   try {
     await migrate(db);
     const { ctx, services, app } = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db });
-    const bare = new EventsService(ctx, { accounts: services.accounts, history: new CallHistoryService(db, new RollupSink()) });
+    const bare = new EventsService({ ctx, accounts: services.accounts, history: new CallHistoryService({ db, sink: new RollupSink() }) });
     const variants = [
       { name: 'without', events: bare, ...(await tenantWithAgents(db, 'bench-without', 200)), eps: [] as number[] },
       { name: 'with', events: services.events, ...(await tenantWithAgents(db, 'bench-with', 200)), eps: [] as number[] },

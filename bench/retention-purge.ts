@@ -145,7 +145,10 @@ for (const dialect of DIALECTS) {
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
       },
     });
-    const job = new RetentionJob(timed, systemClock, services.accounts, {
+    const job = new RetentionJob({
+      db: timed,
+      clock: systemClock,
+      accounts: services.accounts,
       recordingsDir: config.recordingsDir,
       log: { info: () => undefined, warn: console.warn, error: console.error },
       audit: null,

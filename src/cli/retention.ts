@@ -21,7 +21,10 @@ export async function retentionCommand(argv: string[], config: Config): Promise<
   const db = openDatabase(config);
   try {
     await migrate(db);
-    const job = new RetentionJob(db, systemClock, new AccountService({ db, clock: systemClock }), {
+    const job = new RetentionJob({
+      db,
+      clock: systemClock,
+      accounts: new AccountService({ db, clock: systemClock }),
       recordingsDir: config.recordingsDir,
       // Progress and failures to stderr; stdout carries the one JSON line.
       log: { info: () => undefined, warn: (m) => console.error(m), error: (o, m) => console.error(m, o) },

@@ -86,22 +86,23 @@ export function buildServices(ctx: AppContext, built: { audit: AuditService }) {
     // A campaign call an agent answered is reported once its disposition is set (or the service's `completed`, 10 minutes on).
     held: { hold: (tx, accountId, callIds) => obdReports.held(tx, accountId, callIds), holdMs: (DISPOSITION_WAIT_SECS + 120) * 1000 },
   });
-  const history = new CallHistoryService(db, allSinks(new RollupSink(), new ReportCallSink(), webhookSink));
+  const history = new CallHistoryService({ db, sink: allSinks(new RollupSink(), new ReportCallSink(), webhookSink) });
   // The one pool large answers (analysis, reports) are written in; GET /metrics reads its refusals.
   const chunks = new ChunkPool({ poison: config.poisonReleasedChunks });
-  const analysis = new AnalysisService(db, accounts, config.analysisCacheBytes, clock, chunks);
-  const liveState = new LiveStateService(db);
+  const analysis = new AnalysisService({ db, clock, accounts, cacheBytes: config.analysisCacheBytes, chunks });
+  const liveState = new LiveStateService({ db });
   // Agent state spans closed at ingest feed the report roll-ups' agent time, and campaign calls' wrap-up (report/campaign's aht).
   // Campaign calls' events reach the dialer's outcomes in the ingest transaction.
-  const events = new EventsService(ctx, {
+  const events = new EventsService({
+    ctx,
     accounts,
     history,
     agentTime: allAgentTime(new ReportAgentTimeSink(), new CampaignWrapSink()),
     outbound: new CampaignOutcomes(history),
   });
-  const live = new LiveService(ctx, { accounts, groups, liveState });
-  const routing = new RoutingService(directory, liveState, dids, groups);
-  const switches = new SwitchService(db, { clock, agents, groups, dids, liveState, events, accounts });
+  const live = new LiveService({ ctx, accounts, groups, liveState });
+  const routing = new RoutingService({ facts: directory, live: liveState, dids, groups });
+  const switches = new SwitchService({ db, clock, agents, groups, dids, liveState, events, accounts });
   const callReports = new CallReportService({ db, clock, recordingsDir: config.recordingsDir, accounts, agents, history, obd: obdReports });
   const webhookHttp = new WebhookHttp(config.webhookAllowPrivate, config.webhookTimeoutMs);
   const webhookWorker = new DeliveryWorker(db, clock, ctx.log, webhookHttp, callReports, {
@@ -110,19 +111,22 @@ export function buildServices(ctx: AppContext, built: { audit: AuditService }) {
     pollMs: 500,
   });
   const webhooks = new WebhookService(db, clock, webhookHttp, webhookWorker, config.webhookAllowPrivate);
-  const reports = new ReportService(db, { accounts, groups }, config.reportCacheBytes, chunks);
-  const staffing = new StaffingService({ accounts, groups, reports, clock });
+  const reports = new ReportService({ db, accounts, groups, cacheBytes: config.reportCacheBytes, chunks });
+  const staffing = new StaffingService({ clock, accounts, groups, reports });
   // Erasure rewrites earlier audit records too (the one rewrite the trail allows).
-  const privacy = new PrivacyService(db, { recordingsDir: config.recordingsDir, log: ctx.log, audit: pseudonymiseNumberInAudit });
+  const privacy = new PrivacyService({ db, recordingsDir: config.recordingsDir, log: ctx.log, audit: pseudonymiseNumberInAudit });
   // auditDays: the one deletion the append-only trail allows.
-  const retention = new RetentionJob(db, clock, accounts, {
+  const retention = new RetentionJob({
+    db,
+    clock,
+    accounts,
     recordingsDir: config.recordingsDir,
     log: ctx.log,
     audit: purgeAuditBefore,
     batchSize: config.retentionBatch,
     pauseMs: config.retentionPauseMs,
   });
-  const hourGrids = new HourGridJob(db, clock, accounts, ctx.log);
+  const hourGrids = new HourGridJob({ db, clock, accounts, log: ctx.log });
   const campaigns = new CampaignService(db, { clock, groups, dids, lists: contactLists });
   // A disposition makes the push report held for it due.
   const released = (accountId: number, callId: string) => webhooks.release(accountId, callId);
@@ -144,7 +148,7 @@ export function buildServices(ctx: AppContext, built: { audit: AuditService }) {
   const campaignCalls = new CampaignCallsService(db, { clock, dialer, accounts, agents, liveState, dnc, lists: contactLists, onDisposed: released });
   // queue/count's campId[] and report/campaign count the dials, not the queue.
   const campaignFigures = new CampaignFiguresService(db, { clock, accounts, lists: contactLists, reports });
-  const queue = new QueueService(ctx, { liveState, history, events, live, campaigns: campaignFigures });
+  const queue = new QueueService({ ctx, liveState, history, events, live, campaigns: campaignFigures });
   return {
     auth,
     audit,

@@ -19,7 +19,13 @@ import { mayGenerateCode } from '../../src/modules/analysis/wire/code-generation
 const config = loadConfig(process.env);
 const db = openDatabase(config);
 const clock = { now: () => Number(process.env.CLOCK_MS) };
-const analysis = new AnalysisService(db, new AccountService({ db, clock }), config.analysisCacheBytes, clock, new ChunkPool());
+const analysis = new AnalysisService({
+  db,
+  clock,
+  accounts: new AccountService({ db, clock }),
+  cacheBytes: config.analysisCacheBytes,
+  chunks: new ChunkPool(),
+});
 const questions = JSON.parse(await new Response(process.stdin as unknown as ReadableStream).text()) as Array<Record<string, unknown>>;
 const out: Array<string | { code: number }> = [];
 for (const body of questions) {

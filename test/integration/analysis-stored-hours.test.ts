@@ -235,7 +235,12 @@ forEachDatabase('analysis/hits: stored hour grids', (use) => {
   });
 
   it('the job keeps the last 35 days of every account stored: only missing or changed days are summed, one node at a time', async () => {
-    const job = new HourGridJob(h.db, new ManualClock(D * 1000 + 5 * DAY * 1000), h.services.accounts, { error: () => undefined });
+    const job = new HourGridJob({
+      db: h.db,
+      clock: new ManualClock(D * 1000 + 5 * DAY * 1000),
+      accounts: h.services.accounts,
+      log: { error: () => undefined },
+    });
     await h.db.run('DELETE FROM analysis_hour_grids');
     const first = await job.runOnce();
     expect(first).toMatchObject({ ran: true, summed: (first as { accounts: number }).accounts * 4 * 35 });
@@ -270,7 +275,12 @@ forEachDatabase('analysis/hits: stored hour grids', (use) => {
     expect(upd.body.data).toMatchObject({ ghostThresholdSecs: 30 });
     await h.db.run('DELETE FROM analysis_hour_grids');
     const errors: object[] = [];
-    const job = new HourGridJob(h.db, new ManualClock(D * 1000 + 5 * DAY * 1000), h.services.accounts, { error: (o) => errors.push(o) });
+    const job = new HourGridJob({
+      db: h.db,
+      clock: new ManualClock(D * 1000 + 5 * DAY * 1000),
+      accounts: h.services.accounts,
+      log: { error: (o) => errors.push(o) },
+    });
     const run = await job.runOnce();
     expect(errors).toEqual([]);
     expect(run).toMatchObject({ ran: true, summed: ((run as { accounts: number }).accounts - 1) * 4 * 35 });

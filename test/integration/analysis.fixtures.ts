@@ -48,7 +48,7 @@ export function call(accountId: number, callId: string, at: number, o: Partial<C
 
 /** The call history's writer as ingest builds it (rows, then the analysis roll-ups). */
 export function callHistory(db: Queryable): CallHistoryService {
-  return new CallHistoryService(db, new RollupSink());
+  return new CallHistoryService({ db, sink: new RollupSink() });
 }
 
 /** Stores finished calls one by one (as ingest batches of one call each), in one transaction. */

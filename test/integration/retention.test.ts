@@ -140,7 +140,10 @@ forEachDatabase(
       const other = h.testDb.connect();
       try {
         const mk = (db: typeof h.db) =>
-          new RetentionJob(db, h.clock, new AccountService({ db, clock: h.clock }), {
+          new RetentionJob({
+            db,
+            clock: h.clock,
+            accounts: new AccountService({ db, clock: h.clock }),
             recordingsDir: h.ctx.config.recordingsDir,
             log: silent,
             audit: null,

@@ -244,7 +244,7 @@ forEachDatabase('GET /api/v2/stream', (use) => {
       },
     });
     const app = Fastify();
-    registerStream(app, { ...h.ctx, db }, new LiveStateService(db));
+    registerStream(app, { ...h.ctx, db }, new LiveStateService({ db }));
     await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const r = await open(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/v2/stream?ssid=${t.ssid}`);
@@ -289,7 +289,7 @@ forEachDatabase('GET /api/v2/stream', (use) => {
       aborted();
       done();
     });
-    registerStream(app, { ...h.ctx, db }, new LiveStateService(db), {
+    registerStream(app, { ...h.ctx, db }, new LiveStateService({ db }), {
       observer: { opened: () => counts.opened++, closed: () => counts.closed++, reset: () => undefined },
     });
     await app.listen({ port: 0, host: '127.0.0.1' });

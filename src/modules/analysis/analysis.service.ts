@@ -19,6 +19,16 @@ import { fromCube, fromRaw, fromRollup } from './answer/grid-reads.js';
 
 export type { AnalysisPath } from './answer/path.js';
 
+export interface AnalysisServiceDeps {
+  db: Database;
+  clock: Clock;
+  accounts: AccountService;
+  /** Memory for whole past days (ANALYSIS_CACHE_MB); see the constructor. */
+  cacheBytes: number;
+  /** The buffers large answers are written in (built once, in the composition root). */
+  chunks: ChunkPool;
+}
+
 /**
  * analysis/hits. Answers from the roll-ups when the filters touch only the
  * date, the direction and the breakdown's own dimension (the daily table for
@@ -29,6 +39,8 @@ export type { AnalysisPath } from './answer/path.js';
  * answer/grid-reads.ts, answer/cut-days.ts, answer/kept-days.ts.
  */
 export class AnalysisService {
+  private readonly db: Database;
+  private readonly clock: Clock;
   private readonly accounts: AccountService;
   private readonly caches: { days: BucketDayCache; grids: GridCache | null; cells: HourCellsCache; chunks: ChunkPool };
 
@@ -39,14 +51,9 @@ export class AnalysisService {
    * hours of named keys), a quarter for their counter grids (day-grids.ts),
    * so the setting is what the node spends; 0 computes every answer afresh.
    */
-  constructor(
-    private readonly db: Database,
-    accounts: AccountService,
-    cacheBytes: number,
-    private readonly clock: Clock,
-    /** The buffers large answers are written in (built once, in the composition root). */
-    chunks: ChunkPool,
-  ) {
+  constructor({ db, clock, accounts, cacheBytes, chunks }: AnalysisServiceDeps) {
+    this.db = db;
+    this.clock = clock;
     this.accounts = accounts;
     // Whether answers are written by generated or plain writers is settled once, here at start (wire/code-generation.ts).
     mayGenerateCode();

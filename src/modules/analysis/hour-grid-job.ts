@@ -16,6 +16,13 @@ export const HOUR_GRID_DAYS = 35;
 
 export type HourGridRun = { ran: true; accounts: number; summed: number } | { ran: false; reason: 'locked' };
 
+export interface HourGridJobDeps {
+  db: Database;
+  clock: Clock;
+  accounts: AccountService;
+  log: { error(o: object, msg: string): void };
+}
+
 /**
  * Keeps the stored hour grids (answer/stored-hours.ts) of every account's
  * last 35 whole UTC days current, so that a node's first ask of a month of
@@ -27,14 +34,17 @@ export type HourGridRun = { ran: true; accounts: number; summed: number } | { ra
  * on demand (tests).
  */
 export class HourGridJob {
+  private readonly db: Database;
+  private readonly clock: Clock;
+  private readonly accounts: AccountService;
+  private readonly log: HourGridJobDeps['log'];
   private readonly periodic: PeriodicRun<HourGridRun>;
 
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock,
-    private readonly accounts: AccountService,
-    private readonly log: { error(o: object, msg: string): void },
-  ) {
+  constructor({ db, clock, accounts, log }: HourGridJobDeps) {
+    this.db = db;
+    this.clock = clock;
+    this.accounts = accounts;
+    this.log = log;
     this.periodic = new PeriodicRun(
       () => this.run(),
       (err) => log.error({ err }, 'stored hour grids: run failed'),

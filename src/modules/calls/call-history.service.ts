@@ -4,16 +4,24 @@ import { CallHistoryRepository } from './call-history.repository.js';
 import type { CallRecordSink } from './call-record-sink.js';
 import type { CallPageFilter, CallRecord, CallRecording } from './call-record.js';
 
+export interface CallHistoryServiceDeps {
+  db: Queryable;
+  sink: CallRecordSink;
+}
+
 /**
  * The one writer of the call history (`calls` + `call_hits`): ingest, late
  * events, the bulk load and the tests all write through it. Every change is
  * passed on to the sink (the analysis roll-ups) in the caller's transaction.
  */
 export class CallHistoryService {
-  constructor(
-    private readonly db: Queryable,
-    private readonly sink: CallRecordSink,
-  ) {}
+  private readonly db: Queryable;
+  private readonly sink: CallRecordSink;
+
+  constructor({ db, sink }: CallHistoryServiceDeps) {
+    this.db = db;
+    this.sink = sink;
+  }
 
   /** New finished calls of one account: their rows, then the sink (+1), in one go for the whole batch. */
   async record(tx: Queryable, accountId: number, records: CallRecord[]): Promise<void> {

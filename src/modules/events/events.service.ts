@@ -126,6 +126,14 @@ function toRecord(accountId: number, e: EndedCall): CallRecord {
   };
 }
 
+export interface EventsServiceDeps {
+  ctx: AppContext;
+  accounts: AccountService;
+  history: CallHistoryService;
+  agentTime?: AgentTimeSink;
+  outbound?: OutboundObserver;
+}
+
 /**
  * events/ingest and every other change of live state (takeover): one
  * transaction per batch, the account's sequence row locked first, the rows
@@ -133,16 +141,15 @@ function toRecord(accountId: number, e: EndedCall): CallRecord {
  * changed rows written back set-at-a-time, then NOTIFY for the stream.
  */
 export class EventsService {
+  private readonly ctx: AppContext;
   private readonly accounts: AccountService;
   private readonly history: CallHistoryService;
   private readonly agentTime: AgentTimeSink;
   /** Campaign calls' outcomes (the campaign module's observer), in the ingest transaction. */
   private readonly outbound: OutboundObserver | null;
 
-  constructor(
-    private readonly ctx: AppContext,
-    deps: { accounts: AccountService; history: CallHistoryService; agentTime?: AgentTimeSink; outbound?: OutboundObserver },
-  ) {
+  constructor(deps: EventsServiceDeps) {
+    this.ctx = deps.ctx;
     this.outbound = deps.outbound ?? null;
     this.accounts = deps.accounts;
     this.history = deps.history;

@@ -3,13 +3,21 @@ import type { Queryable } from '../../db/types.js';
 import { LiveReadRepository } from './live-read.repository.js';
 import type { AgentLive, CallLive } from './live.types.js';
 
+export interface LiveStateServiceDeps {
+  db: Queryable;
+}
+
 /**
  * Reads of the live state derived from telephony events, for other modules
  * (Agent/live, queue/*, route/decide, the stream). Everything is read from the
  * database, so every node sharing it gives the same answer.
  */
 export class LiveStateService {
-  constructor(private readonly db: Queryable) {}
+  private readonly db: Queryable;
+
+  constructor({ db }: LiveStateServiceDeps) {
+    this.db = db;
+  }
 
   private repo(accountId: number) {
     return new LiveReadRepository(tenant(this.db, accountId));

@@ -57,8 +57,16 @@ function checkFilter(filter: LiveFilter[]): Array<(r: Row) => boolean> {
   });
 }
 
+export interface LiveServiceDeps {
+  ctx: AppContext;
+  accounts: AccountService;
+  groups: GroupService;
+  liveState: LiveStateService;
+}
+
 /** Agent/live (spec: live agent statistics element; PRODUCT §3, §7). */
 export class LiveService {
+  private readonly ctx: AppContext;
   private readonly accounts: AccountService;
   private readonly groups: GroupService;
   private readonly live: LiveStateService;
@@ -66,10 +74,9 @@ export class LiveService {
   /** One version read shared by the requests of a moment (each still sees every earlier write). */
   private readonly versions: CoalescedRead<number, string>;
 
-  constructor(
-    private readonly ctx: AppContext,
-    deps: { accounts: AccountService; groups: GroupService; liveState: LiveStateService },
-  ) {
+  constructor(deps: LiveServiceDeps) {
+    const { ctx } = deps;
+    this.ctx = ctx;
     this.accounts = deps.accounts;
     this.groups = deps.groups;
     this.live = deps.liveState;

@@ -21,6 +21,13 @@ function camel(row: Row): Record<string, unknown> {
   return out;
 }
 
+export interface PrivacyServiceDeps {
+  db: Database;
+  recordingsDir: string;
+  log: FastifyBaseLogger;
+  audit: AuditPseudonymiser | null;
+}
+
 /**
  * privacy/erase and privacy/export (PRODUCT.md §12). Erasure runs every
  * contributor (contributors.ts) in one transaction, so it is all or nothing;
@@ -28,12 +35,11 @@ function camel(row: Row): Record<string, unknown> {
  * rollback, so it is deleted only once nothing can roll back).
  */
 export class PrivacyService {
+  private readonly db: Database;
   private readonly contributors: ErasureContributor[];
 
-  constructor(
-    private readonly db: Database,
-    private readonly deps: { recordingsDir: string; log: FastifyBaseLogger; audit: AuditPseudonymiser | null },
-  ) {
+  constructor(private readonly deps: PrivacyServiceDeps) {
+    this.db = deps.db;
     this.contributors = erasureContributors(deps.audit);
   }
 

@@ -80,8 +80,18 @@ export function listLockKey(accountId: number, q: ListQuery): string {
   return `queue-list:${accountId}:${createHash('sha1').update(canonical).digest('hex')}`;
 }
 
+export interface QueueServiceDeps {
+  ctx: AppContext;
+  liveState: LiveStateService;
+  history: CallHistoryService;
+  events: EventsService;
+  live: LiveService;
+  campaigns: CampaignCounts;
+}
+
 /** queue/count, queue/list, queue/callTakeover. */
 export class QueueService {
+  private readonly ctx: AppContext;
   private readonly live: LiveStateService;
   private readonly history: CallHistoryService;
   private readonly events: EventsService;
@@ -92,10 +102,8 @@ export class QueueService {
   /** `data.campId[]` (PRODUCT.md §13): the campaign module's figures of the dials. */
   private readonly campaigns: CampaignCounts;
 
-  constructor(
-    private readonly ctx: AppContext,
-    deps: { liveState: LiveStateService; history: CallHistoryService; events: EventsService; live: LiveService; campaigns: CampaignCounts },
-  ) {
+  constructor(deps: QueueServiceDeps) {
+    this.ctx = deps.ctx;
     this.campaigns = deps.campaigns;
     this.live = deps.liveState;
     this.history = deps.history;

@@ -66,25 +66,30 @@ function parseCursor(c: string | undefined): { queuedAt: number; callId: string 
   throw fail(1001, 'cursor is not one this operation gave');
 }
 
+export interface ReportServiceDeps {
+  db: Queryable;
+  accounts: AccountService;
+  groups: GroupService;
+  /** The budget of answers of whole days kept in memory (REPORT_CACHE_MB; 0: none, every report reads its range at once). */
+  cacheBytes: number;
+  /** The buffers large answers are written in (built once, in the composition root). */
+  chunks: ChunkPool;
+}
+
 /**
  * The manager reports (PRODUCT.md §11, docs/reports.md): queue and agent
  * figures from the roll-ups kept at ingest (rollup/), the callback worklist
  * from the finished calls.
  */
 export class ReportService {
+  private readonly db: Queryable;
   private readonly days: DayAnswers;
   /** staffing/plan's totals over weeks by account, range and group, with the marks they were read under (a few hundred bytes each). */
   private readonly totalsKept = new Map<string, { marks: string; totals: Map<number, QueueVolume> }>();
 
-  /** `cacheBytes`: the budget of answers of whole days kept in memory (REPORT_CACHE_MB; 0: none, every report reads its range at once). */
-  constructor(
-    private readonly db: Queryable,
-    private readonly deps: { accounts: AccountService; groups: GroupService },
-    cacheBytes: number,
-    /** The buffers large answers are written in (built once, in the composition root). */
-    chunks: ChunkPool,
-  ) {
-    this.days = new DayAnswers(cacheBytes, chunks);
+  constructor(private readonly deps: ReportServiceDeps) {
+    this.db = deps.db;
+    this.days = new DayAnswers(deps.cacheBytes, deps.chunks);
   }
 
   /** What this node keeps of past days' report rows (GET /metrics, `callcenter_cache_bytes`). */

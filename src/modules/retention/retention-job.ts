@@ -32,6 +32,12 @@ export interface RetentionOptions {
   leaseMs?: number;
 }
 
+export interface RetentionJobDeps extends RetentionOptions {
+  db: Database;
+  clock: Clock;
+  accounts: AccountService;
+}
+
 export type RetentionRun = ({ ran: true; batches: number } & RetentionCounts) | { ran: false; reason: 'locked' };
 
 class LeaseLost extends Error {}
@@ -47,18 +53,22 @@ const zero = (): RetentionCounts => ({ calls: 0, hits: 0, recordings: 0, origina
  * `callcenter retention run`, tests).
  */
 export class RetentionJob {
+  private readonly db: Database;
+  private readonly clock: Clock;
+  private readonly accounts: AccountService;
+  private readonly opts: RetentionOptions;
   private readonly purgers: Purger[];
   private readonly batchSize: number;
   private readonly pauseMs: number;
   private readonly leaseMs: number;
   private readonly periodic: PeriodicRun<RetentionRun>;
 
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock,
-    private readonly accounts: AccountService,
-    private readonly opts: RetentionOptions,
-  ) {
+  constructor(deps: RetentionJobDeps) {
+    const { db, clock, accounts, ...opts } = deps;
+    this.db = db;
+    this.clock = clock;
+    this.accounts = accounts;
+    this.opts = opts;
     this.purgers = purgers(opts.audit);
     this.batchSize = opts.batchSize ?? 500;
     this.pauseMs = opts.pauseMs ?? 0;

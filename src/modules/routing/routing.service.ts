@@ -34,18 +34,32 @@ export interface Decision {
 
 const SCOPE_ORDER: Record<StickyScope, number> = { cli_group: 0, cli: 1, all: 2 };
 
+export interface RoutingServiceDeps {
+  /** The caller's rules (the directory). */
+  facts: RoutingFactsSource;
+  /** Which sticky agents can take the call now (live state). */
+  live: AvailabilitySource;
+  dids: DidService;
+  groups: GroupService;
+}
+
 /**
  * route/decide: what the switch should do with a call before it routes it
  * (PRODUCT.md §6). The directory supplies the caller's rules; live state says
  * which sticky agents can take the call now.
  */
 export class RoutingService {
-  constructor(
-    private readonly facts: RoutingFactsSource,
-    private readonly live: AvailabilitySource,
-    private readonly dids: DidService,
-    private readonly groups: GroupService,
-  ) {}
+  private readonly facts: RoutingFactsSource;
+  private readonly live: AvailabilitySource;
+  private readonly dids: DidService;
+  private readonly groups: GroupService;
+
+  constructor({ facts, live, dids, groups }: RoutingServiceDeps) {
+    this.facts = facts;
+    this.live = live;
+    this.dids = dids;
+    this.groups = groups;
+  }
 
   async decide(accountId: number, input: { caller: unknown; did: unknown; groupId?: number }): Promise<Decision> {
     const caller = normaliseContact(input.caller, 'caller');

@@ -28,13 +28,20 @@ export interface PlanRow {
   gap: number | null;
 }
 
+export interface StaffingServiceDeps {
+  clock: Clock;
+  accounts: AccountService;
+  groups: GroupService;
+  reports: ReportService;
+}
+
 /**
  * Staffing (PRODUCT.md §14, docs/staffing.md): how many agents an interval
  * needs by Erlang C or Erlang A, and a day's plan from the history that
  * report/queue and report/agent read (the report module's roll-ups).
  */
 export class StaffingService {
-  constructor(private readonly deps: { accounts: AccountService; groups: GroupService; reports: ReportService; clock: Clock }) {}
+  constructor(private readonly deps: StaffingServiceDeps) {}
 
   /** staffing/erlang: one interval's answer; pure arithmetic, no account data. */
   erlang(q: ErlangInput): { data: ErlangFigures } {

@@ -25,6 +25,7 @@ export interface OriginateInput {
 }
 
 export interface SwitchDeps {
+  db: Queryable;
   clock: Clock;
   agents: AgentService;
   groups: GroupService;
@@ -49,10 +50,11 @@ export interface SetStateInput {
  * reconcile with) and click-to-call, which they execute (PRODUCT.md §10).
  */
 export class SwitchService {
-  constructor(
-    private readonly db: Queryable,
-    private readonly deps: SwitchDeps,
-  ) {}
+  private readonly db: Queryable;
+
+  constructor(private readonly deps: SwitchDeps) {
+    this.db = deps.db;
+  }
 
   async config(accountId: number) {
     const { groups, agents, dids } = this.deps;

@@ -136,7 +136,7 @@ export async function bulkLoadCalls(
   const batchSize = opts.batchSize ?? 5000;
   // A bulk load touches far more index pages than the default 2 MB page cache holds.
   await dialectOf(db).prepareBulkLoad(db);
-  const history = new CallHistoryService(db, opts.alsoSink ? allSinks(new BulkRollupSink(), opts.alsoSink) : new BulkRollupSink());
+  const history = new CallHistoryService({ db, sink: opts.alsoSink ? allSinks(new BulkRollupSink(), opts.alsoSink) : new BulkRollupSink() });
   const started = Date.now();
   const progress: LoadProgress = { done: 0, hits: 0, elapsedMs: 0 };
   let batch: CallRecord[] = [];
