@@ -104,13 +104,18 @@ export function buildServices(ctx: AppContext, built: { audit: AuditService }) {
   const routing = new RoutingService({ facts: directory, live: liveState, dids, groups });
   const switches = new SwitchService({ db, clock, agents, groups, dids, liveState, events, accounts });
   const callReports = new CallReportService({ db, clock, recordingsDir: config.recordingsDir, accounts, agents, history, obd: obdReports });
-  const webhookHttp = new WebhookHttp(config.webhookAllowPrivate, config.webhookTimeoutMs);
-  const webhookWorker = new DeliveryWorker(db, clock, ctx.log, webhookHttp, callReports, {
+  const webhookHttp = new WebhookHttp({ allowPrivate: config.webhookAllowPrivate, timeoutMs: config.webhookTimeoutMs });
+  const webhookWorker = new DeliveryWorker({
+    db,
+    clock,
+    log: ctx.log,
+    http: webhookHttp,
+    reports: callReports,
     batch: 200,
     leaseMs: config.webhookTimeoutMs + 5_000,
     pollMs: 500,
   });
-  const webhooks = new WebhookService(db, clock, webhookHttp, webhookWorker, config.webhookAllowPrivate);
+  const webhooks = new WebhookService({ db, clock, http: webhookHttp, worker: webhookWorker, allowPrivate: config.webhookAllowPrivate });
   const reports = new ReportService({ db, accounts, groups, cacheBytes: config.reportCacheBytes, chunks });
   const staffing = new StaffingService({ clock, accounts, groups, reports });
   // Erasure rewrites earlier audit records too (the one rewrite the trail allows).
@@ -127,7 +132,7 @@ export function buildServices(ctx: AppContext, built: { audit: AuditService }) {
     pauseMs: config.retentionPauseMs,
   });
   const hourGrids = new HourGridJob({ db, clock, accounts, log: ctx.log });
-  const campaigns = new CampaignService(db, { clock, groups, dids, lists: contactLists });
+  const campaigns = new CampaignService({ db, clock, groups, dids, lists: contactLists });
   // A disposition makes the push report held for it due.
   const released = (accountId: number, callId: string) => webhooks.release(accountId, callId);
   const dialer = new Dialer({
@@ -144,10 +149,10 @@ export function buildServices(ctx: AppContext, built: { audit: AuditService }) {
     lists: contactLists,
     onDisposed: released,
   });
-  const dialerWorker = new DialerWorker(db, clock, ctx.log, dialer);
-  const campaignCalls = new CampaignCallsService(db, { clock, dialer, accounts, agents, liveState, dnc, lists: contactLists, onDisposed: released });
+  const dialerWorker = new DialerWorker({ db, clock, log: ctx.log, dialer });
+  const campaignCalls = new CampaignCallsService({ db, clock, dialer, accounts, agents, liveState, dnc, lists: contactLists, onDisposed: released });
   // queue/count's campId[] and report/campaign count the dials, not the queue.
-  const campaignFigures = new CampaignFiguresService(db, { clock, accounts, lists: contactLists, reports });
+  const campaignFigures = new CampaignFiguresService({ db, clock, accounts, lists: contactLists, reports });
   const queue = new QueueService({ ctx, liveState, history, events, live, campaigns: campaignFigures });
   return {
     auth,

@@ -185,7 +185,7 @@ forEachDatabase(
       const w = await world(h, { agents: 2, numbers: numbers(4) });
       const id = await started(h, w);
       const nodeA = h.services.dialerWorker;
-      const nodeB = new DialerWorker(h.db, h.clock, h.ctx.log, h.services.dialer, { tickMs: 1000, leaseMs: 15_000 });
+      const nodeB = new DialerWorker({ db: h.db, clock: h.clock, log: h.ctx.log, dialer: h.services.dialer, tickMs: 1000, leaseMs: 15_000 });
       const heldA = await nodeA.tick();
       expect(heldA.map((x) => x.campaignId)).toContain(id);
       expect((await nodeB.tick()).map((x) => x.campaignId)).not.toContain(id);
@@ -204,7 +204,7 @@ forEachDatabase(
       const [c1] = await tickAndRead(h, w);
       // A new process (a fresh lease owner) after the old one's lease ran out.
       advance(h, 20);
-      const restarted = new DialerWorker(h.db, h.clock, h.ctx.log, h.services.dialer);
+      const restarted = new DialerWorker({ db: h.db, clock: h.clock, log: h.ctx.log, dialer: h.services.dialer });
       await restarted.tick();
       expect(await dialled(h, w)).toEqual([]);
       await noAnswer(h, w, String(c1!.callId));

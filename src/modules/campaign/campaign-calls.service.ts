@@ -24,25 +24,29 @@ export interface CampaignStatus {
   window: { humanAnswered: number; abandoned: number; abandonRate: number };
 }
 
+export interface CampaignCallsServiceDeps {
+  db: Database;
+  clock: Clock;
+  dialer: Dialer;
+  accounts: AccountService;
+  agents: AgentService;
+  liveState: LiveStateService;
+  dnc: DncService;
+  lists: ContactListsPort;
+  /** Told after a disposition was stored (a push report held for it is due). */
+  onDisposed: (accountId: number, callId: string) => Promise<void>;
+}
+
 /**
  * What people do with campaign calls: an agent's preview (reserve, dial,
  * skip), the disposition after a call, and campaign/status.
  */
 export class CampaignCallsService {
-  constructor(
-    private readonly db: Database,
-    private readonly d: {
-      clock: Clock;
-      dialer: Dialer;
-      accounts: AccountService;
-      agents: AgentService;
-      liveState: LiveStateService;
-      dnc: DncService;
-      lists: ContactListsPort;
-      /** Told after a disposition was stored (a push report held for it is due). */
-      onDisposed: (accountId: number, callId: string) => Promise<void>;
-    },
-  ) {}
+  private readonly db: Database;
+
+  constructor(private readonly d: CampaignCallsServiceDeps) {
+    this.db = d.db;
+  }
 
   private nowSec() {
     return Math.floor(this.d.clock.now() / 1000);

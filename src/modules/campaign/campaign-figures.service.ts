@@ -108,6 +108,14 @@ class Sums {
   }
 }
 
+export interface CampaignFiguresServiceDeps {
+  db: Database;
+  clock: Clock;
+  accounts: AccountService;
+  lists: ContactListsPort;
+  reports: ReportService;
+}
+
 /**
  * The campaign figures of PRODUCT.md §13 (docs/campaigns.md "Figures"):
  * queue/count's `campId[]` and report/campaign, both from the dials
@@ -115,10 +123,11 @@ class Sums {
  * counts.
  */
 export class CampaignFiguresService {
-  constructor(
-    private readonly db: Database,
-    private readonly d: { clock: Clock; accounts: AccountService; lists: ContactListsPort; reports: ReportService },
-  ) {}
+  private readonly db: Database;
+
+  constructor(private readonly d: CampaignFiguresServiceDeps) {
+    this.db = d.db;
+  }
 
   /**
    * queue/count `campId[]` over the trailing window from `since`: `add` dialled,

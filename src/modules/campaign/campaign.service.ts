@@ -94,12 +94,21 @@ const TRANSITIONS: Record<'start' | 'pause' | 'stop', { from: CampaignState[]; t
   stop: { from: ['draft', 'running', 'paused'], to: 'stopped' },
 };
 
+export interface CampaignServiceDeps {
+  db: Database;
+  clock: Clock;
+  groups: GroupService;
+  dids: DidService;
+  lists: Pick<ContactListsPort, 'missingLists'>;
+}
+
 /** Campaigns: their settings and states (the dialer, dialer.worker.ts, runs the running ones). */
 export class CampaignService {
-  constructor(
-    private readonly db: Database,
-    private readonly deps: { clock: Clock; groups: GroupService; dids: DidService; lists: Pick<ContactListsPort, 'missingLists'> },
-  ) {}
+  private readonly db: Database;
+
+  constructor(private readonly deps: CampaignServiceDeps) {
+    this.db = deps.db;
+  }
 
   private repo(accountId: number, q: Queryable = this.db) {
     return new CampaignRepository(tenant(q, accountId));

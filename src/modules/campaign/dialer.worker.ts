@@ -16,6 +16,14 @@ export interface DialerWorkerOptions {
 
 export const DEFAULT_DIALER_OPTIONS: DialerWorkerOptions = { tickMs: 1000, leaseMs: 15_000 };
 
+/** The options left out take DEFAULT_DIALER_OPTIONS. */
+export interface DialerWorkerDeps extends Partial<DialerWorkerOptions> {
+  db: Database;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  dialer: Dialer;
+}
+
 /**
  * Runs the dialer: every tick, one statement takes or renews the lease of
  * every running campaign that is free, expired or already this node's
@@ -33,13 +41,19 @@ export class DialerWorker {
   private running: Promise<unknown> | undefined;
   private stopped = true;
 
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock,
-    private readonly log: FastifyBaseLogger,
-    private readonly dialer: Dialer,
-    private readonly opts: DialerWorkerOptions = DEFAULT_DIALER_OPTIONS,
-  ) {}
+  private readonly db: Database;
+  private readonly clock: Clock;
+  private readonly log: FastifyBaseLogger;
+  private readonly dialer: Dialer;
+  private readonly opts: DialerWorkerOptions;
+
+  constructor({ db, clock, log, dialer, tickMs, leaseMs }: DialerWorkerDeps) {
+    this.db = db;
+    this.clock = clock;
+    this.log = log;
+    this.dialer = dialer;
+    this.opts = { tickMs: tickMs ?? DEFAULT_DIALER_OPTIONS.tickMs, leaseMs: leaseMs ?? DEFAULT_DIALER_OPTIONS.leaseMs };
+  }
 
   start(): void {
     this.stopped = false;

@@ -12,6 +12,15 @@ import { WebhookRepository, type WebhookRow } from './webhook.repository.js';
 /** The push reports of finished calls (unknown calls left out): CallReportService. */
 export type ReportSource = Pick<CallReportService, 'reports'>;
 
+export interface DeliveryWorkerDeps extends WorkerOptions {
+  db: Database;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  http: WebhookHttp;
+  /** Builds the push reports of first attempts (the call-report service). */
+  reports: ReportSource;
+}
+
 export interface WorkerOptions {
   /** Deliveries claimed (and sent concurrently) at once. */
   batch: number;
@@ -75,14 +84,22 @@ export class DeliveryWorker {
   private idle = false;
   private lastNudge = -Infinity;
 
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock,
-    private readonly log: FastifyBaseLogger,
-    private readonly http: WebhookHttp,
-    private readonly reports: ReportSource,
-    private readonly opts: WorkerOptions,
-  ) {}
+  private readonly db: Database;
+  private readonly clock: Clock;
+  private readonly log: FastifyBaseLogger;
+  private readonly http: WebhookHttp;
+  private readonly reports: ReportSource;
+  private readonly opts: WorkerOptions;
+
+  constructor(deps: DeliveryWorkerDeps) {
+    const { db, clock, log, http, reports, ...opts } = deps;
+    this.db = db;
+    this.clock = clock;
+    this.log = log;
+    this.http = http;
+    this.reports = reports;
+    this.opts = opts;
+  }
 
   start(): void {
     this.stopped = false;

@@ -16,6 +16,13 @@ export interface HttpOutcome {
   retryAfter: string | null;
 }
 
+export interface WebhookHttpOptions {
+  /** Private and loopback targets are allowed (WEBHOOK_ALLOW_PRIVATE; tests). */
+  allowPrivate: boolean;
+  /** One timeout for the whole exchange. */
+  timeoutMs: number;
+}
+
 /**
  * The one HTTP client of webhooks: undici (the library behind Node's own
  * fetch), its `request` on a keep-alive Agent — fetch's WHATWG streams and
@@ -29,10 +36,13 @@ export class WebhookHttp {
   /** Made at the first delivery: a node whose accounts have no webhook never loads undici (about 4 MB of heap). */
   private agent: Promise<Agent> | null = null;
 
-  constructor(
-    private readonly allowPrivate: boolean,
-    private readonly timeoutMs: number,
-  ) {}
+  private readonly allowPrivate: boolean;
+  private readonly timeoutMs: number;
+
+  constructor({ allowPrivate, timeoutMs }: WebhookHttpOptions) {
+    this.allowPrivate = allowPrivate;
+    this.timeoutMs = timeoutMs;
+  }
 
   private async makeAgent(): Promise<Agent> {
     const { Agent, buildConnector } = await import('undici');

@@ -6,6 +6,16 @@ import type { CallRecord } from '../calls/call-record.js';
 import { matchesFilter, parseFilter } from './webhook-filter.js';
 import { WebhookRepository } from './webhook.repository.js';
 
+/** Which of these calls' reports wait for a disposition. */
+export type HeldReports = (tx: Queryable, accountId: number, callIds: readonly string[]) => Promise<Set<string>>;
+
+export interface WebhookSinkDeps {
+  clock: Clock;
+  /** Told after rows were queued (the worker looks for due deliveries soon after). */
+  onQueued: () => void;
+  held?: { hold: HeldReports; holdMs: number };
+}
+
 /**
  * The outbox writer: called by the call history in the transaction that
  * applies `call.ended`, it queues one delivery per ended call and active,
@@ -18,9 +28,6 @@ import { WebhookRepository } from './webhook.repository.js';
  * queues nothing: the call was reported (or not) when it ended, and a
  * subscription that became active since must not receive it.
  */
-/** Which of these calls' reports wait for a disposition. */
-export type HeldReports = (tx: Queryable, accountId: number, callIds: readonly string[]) => Promise<Set<string>>;
-
 export class WebhookSink implements CallRecordSink {
   /** Per transaction: the calls that left the history in it (the old versions of late corrections). */
   private readonly corrected = new WeakMap<Queryable, Set<string>>();
@@ -36,7 +43,7 @@ export class WebhookSink implements CallRecordSink {
   private readonly hold: HeldReports | null;
   private readonly holdMs: number;
 
-  constructor(deps: { clock: Clock; onQueued: () => void; held?: { hold: HeldReports; holdMs: number } }) {
+  constructor(deps: WebhookSinkDeps) {
     this.clock = deps.clock;
     this.onQueued = deps.onQueued;
     this.hold = deps.held?.hold ?? null;

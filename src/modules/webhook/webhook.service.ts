@@ -37,21 +37,36 @@ function cleanFilter(f: WebhookFilter | undefined): WebhookFilter {
   return out;
 }
 
-/** Webhook subscriptions (PRODUCT.md §9): create, verify, change, delete, the delivery log, redelivery. */
 /** A url checked and probed ahead of the transaction. */
 export interface Checked {
   url: string;
   verdict: { status: WebhookStatus; lastError: string | null };
 }
 
+export interface WebhookServiceDeps {
+  db: Database;
+  clock: Clock;
+  http: WebhookHttp;
+  worker: DeliveryWorker;
+  /** Private and loopback targets are allowed (WEBHOOK_ALLOW_PRIVATE; tests). */
+  allowPrivate: boolean;
+}
+
+/** Webhook subscriptions (PRODUCT.md §9): create, verify, change, delete, the delivery log, redelivery. */
 export class WebhookService {
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock,
-    private readonly http: WebhookHttp,
-    private readonly worker: DeliveryWorker,
-    private readonly allowPrivate: boolean,
-  ) {}
+  private readonly db: Database;
+  private readonly clock: Clock;
+  private readonly http: WebhookHttp;
+  private readonly worker: DeliveryWorker;
+  private readonly allowPrivate: boolean;
+
+  constructor({ db, clock, http, worker, allowPrivate }: WebhookServiceDeps) {
+    this.db = db;
+    this.clock = clock;
+    this.http = http;
+    this.worker = worker;
+    this.allowPrivate = allowPrivate;
+  }
 
   /** A held report (WebhookSink.hold) is due now: its call's campaign disposition was set. */
   async release(accountId: number, callId: string): Promise<void> {
