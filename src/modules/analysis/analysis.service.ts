@@ -22,7 +22,7 @@ export type { AnalysisPath } from './answer/path.js';
 export interface AnalysisServiceDeps {
   db: Database;
   clock: Clock;
-  accounts: AccountService;
+  accounts: Pick<AccountService, 'settings'>;
   /** Memory for whole past days (ANALYSIS_CACHE_MB); see the constructor. */
   cacheBytes: number;
   /** The buffers large answers are written in (built once, in the composition root). */
@@ -41,7 +41,7 @@ export interface AnalysisServiceDeps {
 export class AnalysisService {
   private readonly db: Database;
   private readonly clock: Clock;
-  private readonly accounts: AccountService;
+  private readonly accounts: Pick<AccountService, 'settings'>;
   private readonly caches: { days: BucketDayCache; grids: GridCache | null; cells: HourCellsCache; chunks: ChunkPool };
 
   /**

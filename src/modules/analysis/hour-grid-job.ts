@@ -19,7 +19,7 @@ export type HourGridRun = { ran: true; accounts: number; summed: number } | { ra
 export interface HourGridJobDeps {
   db: Database;
   clock: Clock;
-  accounts: AccountService;
+  accounts: Pick<AccountService, 'settings'>;
   log: { error(o: object, msg: string): void };
 }
 
@@ -36,7 +36,7 @@ export interface HourGridJobDeps {
 export class HourGridJob {
   private readonly db: Database;
   private readonly clock: Clock;
-  private readonly accounts: AccountService;
+  private readonly accounts: Pick<AccountService, 'settings'>;
   private readonly log: HourGridJobDeps['log'];
   private readonly periodic: PeriodicRun<HourGridRun>;
 

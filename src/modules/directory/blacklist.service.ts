@@ -15,7 +15,7 @@ const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'st
 
 export interface BlacklistServiceDeps {
   db: Database;
-  dids: DidService;
+  dids: Pick<DidService, 'notOwned'>;
 }
 
 /**
@@ -25,7 +25,7 @@ export interface BlacklistServiceDeps {
  */
 export class BlacklistService {
   private readonly db: Database;
-  private readonly dids: DidService;
+  private readonly dids: Pick<DidService, 'notOwned'>;
 
   constructor({ db, dids }: BlacklistServiceDeps) {
     this.db = db;

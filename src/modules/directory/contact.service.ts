@@ -14,14 +14,14 @@ export const SEARCH_MAX_LIMIT = 500;
 export interface ContactServiceDeps {
   db: Database;
   clock: Clock;
-  accounts: AccountService;
+  accounts: Pick<AccountService, 'settings'>;
 }
 
 /** Directory contacts: create, merge-update, read, project and prefix search. */
 export class ContactService {
   private readonly db: Database;
   private readonly clock: Clock;
-  private readonly accounts: AccountService;
+  private readonly accounts: Pick<AccountService, 'settings'>;
 
   /** getInfo's reads of a turn, one statement on PostgreSQL, with and without the metadata. */
   private readonly views: Record<'meta' | 'plain', BatchedPointRead<ContactView>>;

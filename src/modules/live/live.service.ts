@@ -59,16 +59,16 @@ function checkFilter(filter: LiveFilter[]): Array<(r: Row) => boolean> {
 
 export interface LiveServiceDeps {
   ctx: AppContext;
-  accounts: AccountService;
-  groups: GroupService;
+  accounts: Pick<AccountService, 'settings'>;
+  groups: Pick<GroupService, 'exists'>;
   liveState: LiveStateService;
 }
 
 /** Agent/live (spec: live agent statistics element; PRODUCT §3, §7). */
 export class LiveService {
   private readonly ctx: AppContext;
-  private readonly accounts: AccountService;
-  private readonly groups: GroupService;
+  private readonly accounts: Pick<AccountService, 'settings'>;
+  private readonly groups: Pick<GroupService, 'exists'>;
   private readonly live: LiveStateService;
   private readonly cache = new ViewCache<object>();
   /** One version read shared by the requests of a moment (each still sees every earlier write). */

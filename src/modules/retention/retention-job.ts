@@ -35,7 +35,7 @@ export interface RetentionOptions {
 export interface RetentionJobDeps extends RetentionOptions {
   db: Database;
   clock: Clock;
-  accounts: AccountService;
+  accounts: Pick<AccountService, 'withRetention'>;
 }
 
 export type RetentionRun = ({ ran: true; batches: number } & RetentionCounts) | { ran: false; reason: 'locked' };
@@ -55,7 +55,7 @@ const zero = (): RetentionCounts => ({ calls: 0, hits: 0, recordings: 0, origina
 export class RetentionJob {
   private readonly db: Database;
   private readonly clock: Clock;
-  private readonly accounts: AccountService;
+  private readonly accounts: Pick<AccountService, 'withRetention'>;
   private readonly opts: RetentionOptions;
   private readonly purgers: Purger[];
   private readonly batchSize: number;
