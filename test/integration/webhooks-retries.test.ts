@@ -26,6 +26,8 @@ forEachDatabase(
     async function setup(h: Harness, callId: string) {
       const t = await createTenant(h);
       const hook = await createHook(h, t, { url: rx.url });
+      // Only an active subscription gets deliveries: say so here rather than as an empty delivery log later.
+      expect(hook, 'the subscription was verified').toMatchObject({ status: 'active' });
       return { t, hook, callId };
     }
 
