@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { abandonBudget, binomialTailAbove, decideDials, humanChanceAtAge, releaseChances, type PacingInput, type PacingOutlook } from './pacing.js';
+import {
+  abandonBudget,
+  binomialTailAbove,
+  decideDials,
+  humanChanceAtAge,
+  releaseChances,
+  surelyAtLeast,
+  type PacingInput,
+  type PacingOutlook,
+} from './pacing.js';
 
 const base: PacingInput = {
   mode: 'predictive',
@@ -32,6 +41,16 @@ describe('binomialTailAbove', () => {
     expect(binomialTailAbove(2, 0.5, 1)).toBeCloseTo(0.25);
     expect(binomialTailAbove(3, 0.5, 3)).toBe(0);
     expect(binomialTailAbove(10, 0.25, -1)).toBe(1);
+  });
+});
+
+describe('surelyAtLeast', () => {
+  it('is the most agents free with at least the probability asked', () => {
+    expect(surelyAtLeast([1], 0.99)).toBe(0);
+    expect(surelyAtLeast([0.5, 0.5], 0.99)).toBe(0);
+    expect(surelyAtLeast([0.001, 0.009, 0.99], 0.99)).toBe(2); // P(≥ 2) = 0.99
+    expect(surelyAtLeast([0.002, 0.009, 0.989], 0.99)).toBe(1); // P(≥ 2) = 0.989
+    expect(surelyAtLeast([0, 0, 1], 0.99)).toBe(2);
   });
 });
 
@@ -127,7 +146,21 @@ describe('decideDials', () => {
     const d = decideDials({ ...base, humanAnswered: 1000, abandoned: 25 }); // budget 5
     expect(d.budget).toBe(5);
     expect(d.dials).toBeGreaterThan(5);
-    expect(binomialTailAbove(d.dials, 0.25, 5 + 5)).toBeLessThanOrEqual(0.01);
+    expect(binomialTailAbove(d.dials, 0.25, 5 + 5)).toBeLessThanOrEqual(0.003);
+  });
+
+  it('the tail check counts the busy agents all but sure to be free by then: in wrap-up, not talking', () => {
+    // No agent free, a budget of 2; sixteen agents talking, each free within the look-ahead 4 % of the time: no call.
+    const small = { ...base, freeAgents: 0, humanAnswered: 1000, abandoned: 28 };
+    expect(decideDials({ ...small, outlook: { ...outlook, talking: new Array<number>(16).fill(60) } }).dials).toBe(0);
+    // Four agents 9 s into a 10 s wrap-up: each free within the look-ahead 95 % of the time, at least two of them 99.5 %.
+    const wrapping = { ...outlook, wrapping: [9, 9, 9, 9] };
+    expect(releaseChances(wrapping, 15).every((q) => q > 0.94)).toBe(true);
+    const d = decideDials({ ...small, outlook: wrapping });
+    expect(d).toMatchObject({ as: 'predictive', budget: 2, dials: 5 });
+    // The tail binds: 5 calls risk more than 2 + 2 people 0.1 % of the time, 6 calls 0.5 %.
+    expect(binomialTailAbove(5, 0.25, 4)).toBeLessThanOrEqual(0.003);
+    expect(binomialTailAbove(6, 0.25, 4)).toBeGreaterThan(0.003);
   });
 
   it('falls back to progressive when the next abandon would pass the limit', () => {

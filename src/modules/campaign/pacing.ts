@@ -58,8 +58,17 @@ export interface PacingDecision {
   budget: number;
 }
 
-/** Tail risk accepted per tick that the humans answering outnumber free agents by more than the budget. */
-const TAIL = 0.01;
+/**
+ * Tail risk accepted per tick that the humans answering outnumber the agents
+ * sure to be there by more than the budget. A call in flight is checked again
+ * every second of its ring, so the risks of one pipeline add up: at 1 % a
+ * tick, 7 of 96 replayed two-hour runs at a 1 % limit passed it for a while
+ * after 100 people had answered; at 0.3 %, with the agents surely free
+ * counted (SURE), 3 (docs/campaigns.md, "Measured pacing").
+ */
+const TAIL = 0.003;
+/** Busy agents count in the tail check only as many as are free within the look-ahead with this probability (the release count's lower quantile). */
+const SURE = 0.99;
 /**
  * The abandon share aimed at, of the limit. The rest is the margin for what
  * the estimate misses (a person answering seconds before the agent expected
@@ -140,6 +149,20 @@ export function releaseChances(o: PacingOutlook, horizon: number): number[] {
   return [...o.talking.map(() => talk), ...o.wrapping.map((e) => 1 - Math.exp(-horizon / Math.max(1, W - e, W / 2)))];
 }
 
+/**
+ * The most agents free with probability at least `sure`: the largest k with
+ * P(count ≥ k) ≥ sure, for a distribution of counts (index = count).
+ */
+export function surelyAtLeast(dist: readonly number[], sure: number): number {
+  let below = 0;
+  for (let k = 0; k < dist.length; k++) {
+    // P(count ≥ k + 1) = 1 − P(count ≤ k).
+    below += dist[k]!;
+    if (1 - below < sure - 1e-12) return k;
+  }
+  return dist.length - 1;
+}
+
 /** Adds one Bernoulli(p) to a distribution of counts (Poisson-binomial, in place order). */
 function addBernoulli(dist: number[], p: number): number[] {
   const next = new Array<number>(dist.length + 1).fill(0);
@@ -185,10 +208,11 @@ function answerHorizon(outcomes: PacingOutlook['outcomes']): number {
  * of being answered by a person. It adds calls while the people expected to
  * find no agent (E[(people − agents)+], both counts Poisson-binomial) stay
  * within TARGET_SHARE of the limit, as a share of the people expected; and
- * never so many that — with probability above 1 % — the people among all
- * calls in flight (each at humanRate) outnumber the agents free now by more
- * than the window's abandon budget (the first version's check, unchanged). Never
- * beyond maxLines, never more than the people expected matching the agents.
+ * never so many that — with probability above TAIL (0.3 %) — the people
+ * among all calls in flight (each at humanRate) outnumber the agents free
+ * now and those sure to be free by then (SURE) by more than the window's
+ * abandon budget. Never beyond maxLines, never more than the people expected
+ * matching the agents.
  */
 export function decideDials(i: PacingInput): PacingDecision {
   const room = Math.max(0, i.maxLines - i.lines);
@@ -215,15 +239,16 @@ export function decideDials(i: PacingInput): PacingDecision {
   for (const d of demand) humans = addBernoulli(humans, d);
   let released = [1];
   for (const q of release) released = addBernoulli(released, q);
-  const limit = i.freeAgents + budget;
+  // The tail check counts the free agents, the budget, and the busy agents all but certain to be free by then (mostly those in wrap-up).
+  const limit = i.freeAgents + budget + surelyAtLeast(released, SURE);
   // The people expected to find no agent, as a share of the people expected, held to TARGET_SHARE of the limit.
   const target = (i.maxAbandonRate / 100) * TARGET_SHARE;
   let people = expectedPeople;
   let dials = 0;
   while (dials < room && dials < wanted) {
     const next = addBernoulli(humans, p);
-    // The tail risk counts no agent coming free and every call in flight at the overall rate, as strict as the first version:
-    // the look-ahead's estimates decide how close to run, never how much risk of passing the limit to take.
+    // The tail risk counts every call in flight at the overall rate (not the look-ahead's age-weighted chances) and
+    // of the agents coming free only those sure to: the estimates decide how close to run, not how much risk to take.
     if (binomialTailAbove(i.pendingPredictive + dials + 1, p, limit) > TAIL) break;
     if (expectedSurplus(next, released, i.freeAgents) > target * (people + p)) break;
     humans = next;
