@@ -56,20 +56,12 @@ export interface ReplayResult {
   fallbackTicks: number;
   dialsPerAgentHour: number;
   half: { talkShare: number; humans: number; abandoned: number };
-  /** Talk share of each 10 minutes. */
-  slices: number[];
   /** The highest abandon rate of the window once 100 people had answered (PRODUCT.md §13: never over the limit). */
   maxRate: number;
 }
 
 /** One run: `agents` agents, `secs` simulated seconds, the predictive campaign at `limit` % with `decide` as its pacing. */
-export function replay(opts: {
-  seed: number;
-  secs: number;
-  agents: number;
-  limit: number;
-  decide?: (i: PacingInput, ctx: { model: OutboundModel; now: number }) => PacingDecision;
-}): ReplayResult {
+export function replay(opts: { seed: number; secs: number; agents: number; limit: number; decide?: (i: PacingInput) => PacingDecision }): ReplayResult {
   const start = 1_790_000_000;
   const agentIds = Array.from({ length: opts.agents }, (_, i) => i + 1);
   const model = new OutboundModel({ ...DEFAULT_OUTBOUND }, [{ groupId: 1, agentIds }], { seed: opts.seed, start, runId: 'r' });
@@ -86,8 +78,6 @@ export function replay(opts: {
   let halfStats: ReturnType<OutboundModel['snapshot']> | undefined;
   let halfH = 0;
   let halfA = 0;
-  const slices: number[] = [];
-  let last = { talkSecs: 0, loggedInSecs: 0 };
 
   const apply = (events: SimEvent[]) => {
     for (const e of events) {
@@ -202,7 +192,7 @@ export function replay(opts: {
         wrapSecs: (wrapSum + PRIOR_WRAP_SECS * PRIOR_WEIGHT) / (wrapN + PRIOR_WEIGHT),
       },
     };
-    const d = decide(input, { model, now: t });
+    const d = decide(input);
     if (d.fallback && d.dials > 0) fallbackTicks++;
     const progressiveAgents = [...free];
     for (let n = 0; n < d.dials; n++) {
@@ -240,11 +230,6 @@ export function replay(opts: {
         ),
       );
     }
-    if ((t - start) % Number(process.env.SLICE ?? 600) === 0) {
-      const snap = model.snapshot();
-      slices.push(((snap.talkSecs - last.talkSecs) / (snap.loggedInSecs - last.loggedInSecs)) * 100);
-      last = snap;
-    }
     if (t === start + Math.floor(opts.secs / 2)) {
       halfStats = model.snapshot();
       halfH = humans;
@@ -271,7 +256,6 @@ export function replay(opts: {
     fallbackTicks,
     dialsPerAgentHour: s.dials / ((opts.agents * opts.secs) / 3600),
     half: half ?? { talkShare: 0, humans: 0, abandoned: 0 },
-    slices,
     maxRate,
   };
 }
