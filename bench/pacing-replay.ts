@@ -16,6 +16,8 @@
  *   node --import tsx bench/pacing-replay.ts [--secs 7200] [--seeds 1,2,3 | 1-96] [--limit 3,1]
  */
 import { parseArgs } from '../src/cli/args.js';
+import { ANSWER_SAMPLE, humanRateOf, learned } from '../src/modules/campaign/dialer.js';
+import type { RecentDial } from '../src/modules/campaign/dialer.repository.js';
 import { decideDials, type PacingDecision, type PacingInput } from '../src/modules/campaign/pacing.js';
 import { DEFAULT_OUTBOUND, OutboundModel } from '../src/simulator/outbound.js';
 import type { SimEvent } from '../src/simulator/types.js';
@@ -38,12 +40,6 @@ interface AgentView {
   wrapCall: string | null;
   ringCall: string | null;
 }
-
-const ANSWER_SAMPLE = 200;
-const PRIOR_HUMAN_RATE = 0.3;
-const PRIOR_TALK_SECS = 60;
-const PRIOR_WRAP_SECS = 10;
-const PRIOR_WEIGHT = 5;
 
 export interface ReplayResult {
   seed: number;
@@ -151,24 +147,16 @@ export function replay(opts: { seed: number; secs: number; agents: number; limit
       const k = calls.get(order[i]!)!;
       if (k.endedAt !== null || k.connectedAt !== null) recent.push(k);
     }
-    const humanRate = (recent.filter((r) => r.answeredBy === 'human').length + PRIOR_HUMAN_RATE * 20) / (recent.length + 20);
-    let talkN = 0;
-    let talkSum = 0;
-    let wrapN = 0;
-    let wrapSum = 0;
-    const outcomes: Array<{ secs: number; human: boolean }> = [];
-    for (const r of recent) {
-      const at = r.connectedAt ?? r.endedAt;
-      if (at !== null) outcomes.push({ secs: Math.max(0, at - r.dialledAt), human: r.answeredBy === 'human' });
-      if (r.answeredBy === 'human' && r.agentAnsweredAt !== null && r.endedAt !== null) {
-        talkN++;
-        talkSum += Math.max(0, r.endedAt - r.agentAnsweredAt);
-      }
-      if (r.wrapSecs > 0) {
-        wrapN++;
-        wrapSum += r.wrapSecs;
-      }
-    }
+    // The dialer's own learning (dialer.ts), over the same fields.
+    const rows: RecentDial[] = recent.map((r) => ({
+      dialled_at: r.dialledAt,
+      connected_at: r.connectedAt,
+      answered_by: r.answeredBy,
+      agent_answered_at: r.agentAnsweredAt,
+      ended_at: r.endedAt,
+      wrap_secs: r.wrapSecs,
+    }));
+    const { outcomes, talkSecs, wrapSecs } = learned(rows);
     const reserved = new Set(openCalls.filter((k) => !k.predictive && k.agentId !== null).map((k) => k.agentId!));
     const input: PacingInput = {
       mode: 'predictive',
@@ -181,15 +169,15 @@ export function replay(opts: { seed: number; secs: number; agents: number; limit
       humanAnswered: humans,
       abandoned,
       maxAbandonRate: opts.limit,
-      humanRate,
+      humanRate: humanRateOf(rows),
       outlook: {
         talking,
         wrapping,
         ringing: pending.filter((k) => k.connectedAt === null).map((k) => Math.max(0, t - k.dialledAt)),
         waiting: pending.filter((k) => k.connectedAt !== null).length,
         outcomes,
-        talkSecs: (talkSum + PRIOR_TALK_SECS * PRIOR_WEIGHT) / (talkN + PRIOR_WEIGHT),
-        wrapSecs: (wrapSum + PRIOR_WRAP_SECS * PRIOR_WEIGHT) / (wrapN + PRIOR_WEIGHT),
+        talkSecs,
+        wrapSecs,
       },
     };
     const d = decide(input);

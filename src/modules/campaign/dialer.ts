@@ -43,7 +43,7 @@ const SILENT_GRACE_SECS = 300;
 /** Outside calling hours: look again this much later. */
 const HOURS_RECHECK_SECS = 60;
 /** The recent dials the answer rate is estimated from, and the rate assumed before any. */
-const ANSWER_SAMPLE = 200;
+export const ANSWER_SAMPLE = 200;
 const PRIOR_HUMAN_RATE = 0.3;
 /** Talk and wrap-up seconds assumed before calls to learn from (each worth PRIOR_WEIGHT calls). */
 const PRIOR_TALK_SECS = 60;
@@ -215,7 +215,7 @@ export class Dialer {
         // The predictive look-ahead learns from the campaign's recent dials (rows, one read per predictive campaign).
         const recent: RecentDial[] = c.mode === 'predictive' ? await repo.recentDials(c.campaignId, ANSWER_SAMPLE) : [];
         // The estimate leans on the prior until there are dials to learn from.
-        const humanRate = (recent.filter((r) => r.answered_by === 'human').length + PRIOR_HUMAN_RATE * 20) / (recent.length + 20);
+        const humanRate = humanRateOf(recent);
         const input: PacingInput = {
           mode: c.mode,
           freeAgents: free.length,
@@ -525,13 +525,19 @@ export class Dialer {
   }
 }
 
+/** The share of the recent resolved dials a person answered, leaning on a prior worth 20 dials. */
+export function humanRateOf(recent: readonly RecentDial[]): number {
+  return (recent.filter((r) => r.answered_by === 'human').length + PRIOR_HUMAN_RATE * 20) / (recent.length + 20);
+}
+
 /**
- * What the predictive look-ahead learns from the campaign's recent dials:
+ * What the predictive look-ahead learns from the campaign's recent dials
+ * (also bench/pacing-replay.ts, which must learn exactly as the dialer does):
  * when each was answered (or ended unanswered), by whom, and the mean talk
  * and wrap-up of those an agent took, each leaning on a prior until there
  * are calls to learn from.
  */
-function learned(recent: RecentDial[]): Pick<PacingOutlook, 'outcomes' | 'talkSecs' | 'wrapSecs'> {
+export function learned(recent: readonly RecentDial[]): Pick<PacingOutlook, 'outcomes' | 'talkSecs' | 'wrapSecs'> {
   const outcomes: PacingOutlook['outcomes'] = [];
   let talkN = 0;
   let talkSum = 0;
