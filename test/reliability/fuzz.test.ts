@@ -35,10 +35,15 @@ function tally(id: string, key: string): void {
   answers.set(id, m.set(key, (m.get(key) ?? 0) + 1));
 }
 
-async function send(h: Harness, op: ApiOperation, c: FuzzCase, creds: Record<string, unknown>): Promise<{ http: number; raw: string }> {
+async function send(h: Harness, op: ApiOperation, c: FuzzCase, creds: Record<string, unknown>): Promise<{ http: number; raw: string; type: string }> {
   const payload = c.raw ?? JSON.stringify({ ...c.body, ...creds });
   const res = await h.app.inject({ method: 'POST', url: op.path, payload, headers: { 'content-type': 'application/json' } });
-  return { http: res.statusCode, raw: res.body };
+  return { http: res.statusCode, raw: res.body, type: String(res.headers['content-type'] ?? '') };
+}
+
+/** A report asked for as CSV (`format: "csv"`, PRODUCT.md §11) answers CSV, not an envelope, when the request is valid. */
+function isCsvAnswer(c: FuzzCase, res: { http: number; type: string }): boolean {
+  return c.body?.format === 'csv' && res.http === 200 && res.type.startsWith('text/csv');
 }
 
 const LOGIN_BOOKKEEPING = ['login_failures', 'audit_log'];
@@ -87,6 +92,12 @@ forEachDatabase(
             async (c, mode, broken) => {
               const creds = mode === 'session' ? { ssid: tenant.ssid } : mode === 'broken' ? broken : {};
               const res = await send(h, op, c, creds);
+              if (isCsvAnswer(c, res)) {
+                if (op.auth && mode !== 'session') throw new Error(`${op.id} answered CSV without valid credentials [${mode}, ${c.how}]`);
+                tally(op.id, 'csv');
+                state = await fingerprint(h.db);
+                return;
+              }
               const problem = envelopeProblem(res.http, res.raw);
               if (problem) throw new Error(`${op.id} [${mode}, ${c.how}]: ${problem}\nanswer: ${res.raw.slice(0, 500)}`);
               const body = JSON.parse(res.raw) as { status: string; code: number };
