@@ -166,8 +166,13 @@ export class AuthService {
     const ssid = newSecret();
     const now = this.clock.now();
     const expiresAt = now + this.sessionTtlMs;
-    await this.repo.insertSession(secretHash(ssid), accountId, agentId, expiresAt, now);
+    const hash = secretHash(ssid);
+    await this.repo.insertSession(hash, accountId, agentId, expiresAt, now);
     await this.repo.deleteExpiredSessions(now);
+    // The node that issued a session has resolved it (PRODUCT.md §4: known-good credentials from an IP
+    // held back for failures still work): a user behind the same address as a flood logs in and works.
+    const entry = await this.fromSession(hash, now);
+    if (entry) this.remember(hash, entry);
     return { ssid, userId: userIdOf(accountId, agentId), expiresAt: Math.floor(expiresAt / 1000) };
   }
 
@@ -265,9 +270,13 @@ export class AuthService {
       this.rememberUnknown(unknownKey(creds, hash), now);
       throw fail(1014);
     }
+    this.remember(hash, entry);
+    return entry.principal;
+  }
+
+  private remember(hash: string, entry: CacheEntry): void {
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
     this.cache.set(hash, entry);
-    return entry.principal;
   }
 
   private rememberUnknown(key: string, now: number): void {

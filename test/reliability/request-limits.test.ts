@@ -1,6 +1,8 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { expect, it } from 'vitest';
 import { countingDatabase } from '../helpers/counting-db.js';
-import { createTenant, login } from '../helpers/factories.js';
+import { createTenant } from '../helpers/factories.js';
 import { forEachDatabase, type Harness } from '../helpers/harness.js';
 
 /**
@@ -42,8 +44,9 @@ forEachDatabase(
       expect((await h.app.inject({ method: 'POST', url: '/api/v2/account/getSettings', payload: { ssid: t.ssid }, remoteAddress: ip })).json().status).toBe(
         'success',
       );
-      // A session this node has not resolved yet.
-      const fresh = await login(h, t.username, t.password);
+      // Credentials this node has not resolved yet: a token (made by another node, as far as this one knows).
+      const tok = (await h.post<{ userId: string; token: string }>('/api/v2/auth/token', { ssid: t.ssid })).body;
+      const fresh = { userId: tok.userId, token: tok.token };
       for (let i = 0; i < FAILURES; i++) {
         const res = await h.app.inject({ method: 'POST', url: '/api/v2/Agent/list', payload: { ssid: `bad-${i}` }, remoteAddress: ip });
         expect(res.json().code).toBe(1014);
@@ -57,7 +60,7 @@ forEachDatabase(
         expect(wait, name).toBeGreaterThan(0);
         expect(wait, name).toBeLessThanOrEqual(60);
       }
-      const unresolved = await h.app.inject({ method: 'POST', url: '/api/v2/Agent/list', payload: { ssid: fresh.ssid }, remoteAddress: ip });
+      const unresolved = await h.app.inject({ method: 'POST', url: '/api/v2/Agent/list', payload: fresh, remoteAddress: ip });
       expect(unresolved.statusCode).toBe(429);
       expect(counter.statements(), 'no statement was sent for a held-back request').toBe(before);
       // Known-good credentials from the same IP still work, even once their few cached seconds have passed.
@@ -70,9 +73,27 @@ forEachDatabase(
         (await h.app.inject({ method: 'POST', url: '/api/v2/Agent/list', payload: { ssid: 'bad-elsewhere' }, remoteAddress: '198.51.100.1' })).json().code,
       ).toBe(1014);
       h.clock.advance(60_000);
-      expect((await h.app.inject({ method: 'POST', url: '/api/v2/Agent/list', payload: { ssid: fresh.ssid }, remoteAddress: ip })).json().status).toBe(
-        'success',
-      );
+      expect((await h.app.inject({ method: 'POST', url: '/api/v2/Agent/list', payload: fresh, remoteAddress: ip })).json().status).toBe('success');
+    });
+
+    it('a session this node issued is known-good at once: a user behind the flooding address logs in and works', async () => {
+      const h = use();
+      h.clock.advance(61_000);
+      const ip = '203.0.113.10';
+      const t = await createTenant(h);
+      for (let i = 0; i < FAILURES; i++) {
+        expect((await h.app.inject({ method: 'POST', url: '/api/v2/Agent/list', payload: { ssid: `flood-${i}` }, remoteAddress: ip })).json().code).toBe(1014);
+      }
+      expect((await h.app.inject({ method: 'POST', url: '/api/v2/Agent/list', payload: { ssid: 'flood-more' }, remoteAddress: ip })).statusCode).toBe(429);
+      const signedIn = await h.app.inject({
+        method: 'POST',
+        url: '/api/v2/auth/login',
+        payload: { username: t.username, password: t.password },
+        remoteAddress: ip,
+      });
+      const ssid = (signedIn.json() as { ssid: string }).ssid;
+      expect(typeof ssid).toBe('string');
+      expect((await h.app.inject({ method: 'POST', url: '/api/v2/account/getSettings', payload: { ssid }, remoteAddress: ip })).json().status).toBe('success');
     });
 
     it('answers a repeated bad credential 1014 without a read, for a minute; counts it as a failure each time', async () => {
@@ -119,14 +140,22 @@ forEachDatabase(
   },
 );
 
+/** A full collection (the test process is not started with --expose-gc): the heap then holds only what is kept. */
+function collect(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
 forEachDatabase('request limits: a flood of distinct bad credentials', (use) => {
   it('100,000 distinct bad ssids from one IP cost 100 reads and bounded memory; 11,000 IPs with one each fill no table beyond its bound', async () => {
     const h = use();
     h.clock.advance(61_000);
     const t = await createTenant(h);
+    collect();
     const rssBefore = process.memoryUsage().rss;
     let held = 0;
     let refused = 0;
+    let heapAtHalf = 0;
     for (let i = 0; i < 100_000; i++) {
       const res = await h.app.inject({
         method: 'POST',
@@ -136,7 +165,15 @@ forEachDatabase('request limits: a flood of distinct bad credentials', (use) => 
       });
       if (res.statusCode === 429) held++;
       else if (res.json().code === 1014) refused++;
+      if (i === 49_999) {
+        collect();
+        heapAtHalf = process.memoryUsage().heapUsed;
+      }
     }
+    // Bounded: the second 50,000 kept nothing (a credential or a request remembered each would be ≥ 4 MB).
+    collect();
+    const keptMore = (process.memoryUsage().heapUsed - heapAtHalf) / 2 ** 20;
+    expect(keptMore, `the heap kept ${keptMore.toFixed(1)} MiB more in the second 50,000`).toBeLessThan(4);
     // AUTH_FAILURES_PER_MINUTE (100) were looked up and refused; every other one was held back before a read.
     expect(refused).toBe(100);
     expect(held).toBe(99_900);
@@ -147,9 +184,11 @@ forEachDatabase('request limits: a flood of distinct bad credentials', (use) => 
     const sizes = h.ctx.admission.limits.sizes();
     expect(sizes.failures).toBeLessThanOrEqual(10_000);
     expect(h.ctx.auth.unknownCount()).toBeLessThanOrEqual(10_000);
-    global.gc?.();
+    // RSS also holds what the collector has not given back yet (it varies with the machine's load: 104–117 MiB
+    // on a loaded machine without collections, under 96 on a quiet one): a loose bound on the whole.
+    collect();
     const grown = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
-    expect(grown, `RSS grew ${grown.toFixed(1)} MiB`).toBeLessThan(96);
+    expect(grown, `RSS grew ${grown.toFixed(1)} MiB`).toBeLessThan(128);
     // The tenant, whose session this node knows, was never held back.
     expect((await h.post('/api/v2/account/getSettings', { ssid: t.ssid })).body.status).toBe('success');
   }, 600_000);
