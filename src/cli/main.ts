@@ -30,13 +30,18 @@ const usage = `callcenter <command>
                                         FastAGI server: route/decide for the dialplan (docs/asterisk.md)
   import queue-log FILE [--follow] --api URL --user-id ID --token T [--queue-map …] [--agent-map …]
                                         replay an Asterisk queue_log as events (docs/asterisk.md)
+  import contacts FILE --list CLID --api URL (--user-id I --token T | --ssid S)
+                                        stream a CSV of numbers into a contact list, with a progress bar (docs/campaigns.md)
   connect freeswitch --esl HOST:PORT --esl-password P [--api URL --user-id I --token T]
                                         the FreeSWITCH event-socket connector (docs/freeswitch.md)
 
-Environment: HOST, PORT, DATA_DIR, DATABASE_URL, CALLCENTER_ADMIN_USERNAME,
-CALLCENTER_ADMIN_PASSWORD, CALLCENTER_DEMO, SESSION_TTL_SECONDS,
-RATE_LIMIT_PER_MINUTE, AUTH_FAILURES_PER_MINUTE, LOG_LEVEL, PG_POOL_SIZE, RETENTION_INTERVAL_MINUTES,
-RETENTION_BATCH, RETENTION_PAUSE_MS (see README).`;
+Environment (the README's configuration table says what each does): HOST, PORT, DATA_DIR, DATABASE_URL,
+PG_POOL_SIZE, LOG_LEVEL, CALLCENTER_ADMIN_USERNAME, CALLCENTER_ADMIN_PASSWORD, CALLCENTER_DEMO,
+SESSION_TTL_SECONDS, RATE_LIMIT_PER_MINUTE, AUTH_FAILURES_PER_MINUTE, LOGIN_USER_FAILURES,
+LOGIN_IP_FAILURES, LOGIN_WINDOW_SECONDS, LOGIN_BACKOFF_START_SECONDS, LOGIN_BACKOFF_MAX_SECONDS,
+LOGIN_CONCURRENCY, RETENTION_INTERVAL_MINUTES, RETENTION_BATCH, RETENTION_PAUSE_MS, WEBHOOK_DELIVERY,
+WEBHOOK_ALLOW_PRIVATE, CAMPAIGN_DIALER, ANALYSIS_CACHE_MB, ANALYSIS_HOUR_GRIDS_MINUTES, REPORT_CACHE_MB;
+for import contacts CALLCENTER_API_URL, CALLCENTER_USER_ID, CALLCENTER_TOKEN, CALLCENTER_SSID.`;
 
 async function main(argv: string[]): Promise<number> {
   const [name = 'serve', ...rest] = argv;
