@@ -1,3 +1,5 @@
+import type { Queryable } from '../../db/types.js';
+
 /**
  * What the campaign module reads of the contact lists (modules/contactlist,
  * its ContactListService answers every method): declared here so the dialer
@@ -31,6 +33,8 @@ export interface ContactListsPort {
   dueCallbacks(accountId: number, clIds: readonly number[], now: number, limit: number): Promise<ListContact[]>;
   /** One contact (soft-deleted ones too), or null. */
   contactById(accountId: number, contactId: number): Promise<ListContact | null>;
+  /** Contacts by id (soft-deleted ones too), in the transaction `q` when given. */
+  contactsByIds(accountId: number, ids: readonly number[], q?: Queryable): Promise<Map<number, ListContact>>;
   /** Clears a callback once it was dialled. */
   clearReschedule(accountId: number, contactId: number): Promise<boolean>;
   /** Contacts of the lists: live and soft-deleted. */

@@ -142,6 +142,14 @@ export class ContactListRepository {
     return row && contactRow(row);
   }
 
+  /** The contacts among `ids` (soft-deleted ones too): one statement. */
+  async contactsByIds(ids: readonly number[]): Promise<ListContactRow[]> {
+    if (ids.length === 0) return [];
+    const list = inList(this.t, 'contact_id', 2, ids);
+    const rows = await this.t.all<ListContactRow>(`${SELECT_CONTACT} WHERE account_id = $1 AND ${list.sql}`, [list.param]);
+    return rows.map(contactRow);
+  }
+
   /** The stored contacts of the list among `numbers`, by number. */
   async contactsByNumber(clId: number, numbers: readonly string[]): Promise<Map<string, ListContactRow>> {
     if (numbers.length === 0) return new Map();

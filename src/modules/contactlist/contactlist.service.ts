@@ -368,6 +368,12 @@ export class ContactListService {
     return row ? dialContact(row) : null;
   }
 
+  /** The contacts among `ids` by id (soft-deleted ones too): the dialer's read of one tick's dials, in its transaction `q`. */
+  async contactsByIds(accountId: number, ids: readonly number[], q?: Queryable): Promise<Map<number, DialContact>> {
+    const rows = await this.repo(accountId, q).contactsByIds([...new Set(ids)]);
+    return new Map(rows.map((r) => [r.contact_id, dialContact(r)]));
+  }
+
   /** Sets a contact's callback time (a `callback` disposition); false when there is no such contact. */
   setReschedule(accountId: number, contactId: number, at: number, q?: Queryable): Promise<boolean> {
     return this.repo(accountId, q).setReschedule(contactId, at, this.nowSec());

@@ -1,3 +1,4 @@
+import { inList } from '../../db/in-list.js';
 import type { Queryable } from '../../db/types.js';
 import { tenant, type TenantQueries } from '../../db/tenant.js';
 
@@ -33,5 +34,15 @@ export class BlacklistRepository {
 
   async blocks(contact: string, did: string): Promise<boolean> {
     return (await this.dids(contact)).includes(did);
+  }
+
+  /** Of `contacts`, those blacklisted for `did`: one statement. */
+  async blockedAmong(contacts: readonly string[], did: string): Promise<Set<string>> {
+    if (contacts.length === 0) return new Set();
+    const { sql, param } = inList(this.t, 'contact', 2, [...new Set(contacts)]);
+    const rows = await this.t.all<{ contact: string; dids: string }>(`SELECT contact, dids FROM contact_blacklist_sets WHERE account_id = $1 AND ${sql}`, [
+      param,
+    ]);
+    return new Set(rows.filter((r) => r.dids.split(',').includes(did)).map((r) => r.contact));
   }
 }

@@ -1,4 +1,4 @@
-import type { Database } from '../../db/types.js';
+import type { Database, Queryable } from '../../db/types.js';
 import { AppError, fail } from '../../errors/catalogue.js';
 import { normaliseContact } from '../../http/contact.js';
 import { DidService, didDigits } from '../did/did.service.js';
@@ -61,5 +61,10 @@ export class BlacklistService {
 
   blocks(accountId: number, contact: string, did: string): Promise<boolean> {
     return new BlacklistRepository(this.db, accountId).blocks(contact, did);
+  }
+
+  /** Of `contacts`, those blacklisted for `did` (the dialer's check of one tick's dials, in its transaction `q`). */
+  blockedAmong(accountId: number, contacts: readonly string[], did: string, q: Queryable = this.db): Promise<Set<string>> {
+    return new BlacklistRepository(q, accountId).blockedAmong(contacts, did);
   }
 }

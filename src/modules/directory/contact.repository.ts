@@ -195,6 +195,14 @@ export class ContactRepository {
     return row && { blacklist: Number(row.blacklist ?? 0) === 1 };
   }
 
+  /** Of `contacts`, those whose Directory contact says `other.blacklist: true`: one statement. */
+  async blacklistedAmong(contacts: readonly string[]): Promise<Set<string>> {
+    if (contacts.length === 0) return new Set();
+    const { sql, param } = inList(this.t, 'contact', 2, [...new Set(contacts)]);
+    const rows = await this.t.all<{ contact: string }>(`SELECT contact FROM contacts WHERE account_id = $1 AND blacklist = 1 AND ${sql}`, [param]);
+    return new Set(rows.map((r) => r.contact));
+  }
+
   /**
    * Bulk load (seed): one multi-row INSERT of minimal records, existing numbers
    * kept. Returns how many were new.

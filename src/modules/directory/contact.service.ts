@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { Database } from '../../db/types.js';
+import type { Database, Queryable } from '../../db/types.js';
 import { BatchedPointRead } from '../../db/batched-point-read.js';
 import { tenant } from '../../db/tenant.js';
 import { directoryError, fail } from '../../errors/catalogue.js';
@@ -75,6 +75,11 @@ export class ContactService {
   /** Whether the number's Directory contact says `other.blacklist: true` (the dialer's check at each dial); false without a contact. */
   async blacklisted(accountId: number, contact: string): Promise<boolean> {
     return (await this.repo(accountId).find(contact))?.blacklist === true;
+  }
+
+  /** Of `contacts`, those whose Directory contact says `other.blacklist: true` (the dialer's check of one tick's dials, in its transaction `q`). */
+  blacklistedAmong(accountId: number, contacts: readonly string[], q: Queryable = this.db): Promise<Set<string>> {
+    return this.repo(accountId, q).blacklistedAmong(contacts);
   }
 
   /** Sets `other.obd` (the outbound dialer's last outcome) of the number's contact, if there is one. */

@@ -11,6 +11,9 @@ export interface DncServiceDeps {
   clock: Clock;
 }
 
+/** A stored status as it reads at `now`: a time already past is 0. */
+const expired = (dnc: number, now: number) => (dnc > 0 && dnc <= now ? 0 : dnc);
+
 /**
  * DNC status: 0 not listed, -1 permanently listed, a Unix timestamp = listed
  * until then. An expired timestamp reads as 0. Independent of the blacklist.
@@ -37,8 +40,17 @@ export class DncService {
 
   /** The current status (hot path: one primary-key probe). */
   async get(accountId: number, contact: string): Promise<number> {
-    const dnc = (await this.reads.read(accountId, contact)) ?? 0;
-    return dnc > 0 && dnc <= Math.floor(this.clock.now() / 1000) ? 0 : dnc;
+    return expired((await this.reads.read(accountId, contact)) ?? 0, Math.floor(this.clock.now() / 1000));
+  }
+
+  /**
+   * The current status of each of `contacts` (0 when not listed) in one
+   * statement: the dialer's check of one tick's dials, in its transaction `q`.
+   */
+  async getMany(accountId: number, contacts: readonly string[], q: Queryable = this.db): Promise<Map<string, number>> {
+    const stored = contacts.length > 0 ? await new DncRepository(tenant(q, accountId)).getMany([...new Set(contacts)]) : new Map<string, number>();
+    const now = Math.floor(this.clock.now() / 1000);
+    return new Map(contacts.map((c) => [c, expired(stored.get(c) ?? 0, now)]));
   }
 
   /** 0 removes, -1 lists permanently, a future Unix timestamp (seconds) lists until then; anything else is 1001 (milliseconds: saying seconds are expected). */
