@@ -256,16 +256,55 @@ export class EventsService {
    * transaction (the originated call), so the command exists exactly when they do. Answers the sequence.
    */
   async pushCommand(accountId: number, event: string, data: Record<string, unknown>, alsoInTx?: (tx: Queryable) => Promise<void>): Promise<number> {
-    let seq = 0;
-    await this.ctx.db.transaction(async (tx) => {
-      const repo = new LiveStateRepository(tenant(tx, accountId));
-      seq = (await repo.lockSequence()) + 1;
+    const { seqs } = await this.pushCommands(accountId, event, async (tx, lock) => {
+      await lock();
       if (alsoInTx) await alsoInTx(tx);
-      await repo.setSequence(seq);
-      await repo.appendChange(seq, 1, JSON.stringify([[event, { ...data, seq }]]), seq - CHANGE_LOG_SPAN);
+      return { commands: [data], result: undefined };
     });
-    await this.ctx.db.notify(CHANGES_CHANNEL, `${accountId}:${seq}`).catch((err: unknown) => this.ctx.log.warn({ err }, 'notify failed'));
-    return seq;
+    return seqs[0]!;
+  }
+
+  /**
+   * Pushes several commands of one kind in one transaction, each still a change group of its own with
+   * its own sequence number, as pushCommand would (connectors key a command on its `seq` and resume
+   * after a group's id). `work` runs in the transaction: what it reads before calling `lock()` runs
+   * without the account's lock (other batches and dials of the account go on meanwhile); `lock()`
+   * takes it for the rest of the transaction, before what must be ordered with them. `work` answers
+   * the commands (written after its rows, in the same transaction) and its result; a `work` that
+   * throws rolls everything back. No command: nothing is pushed, and what `work` wrote commits.
+   */
+  async pushCommands<T>(
+    accountId: number,
+    event: string,
+    work: (tx: Queryable, lock: () => Promise<void>) => Promise<{ commands: ReadonlyArray<Record<string, unknown>>; result: T }>,
+  ): Promise<{ result: T; seqs: number[] }> {
+    const seqs: number[] = [];
+    const result = await this.ctx.db.transaction(async (tx) => {
+      const repo = new LiveStateRepository(tenant(tx, accountId));
+      // The account's sequence once locked (the lock is held until the transaction ends).
+      let locked: Promise<number> | null = null;
+      const lock = () => (locked ??= repo.lockSequence());
+      const out = await work(tx, async () => {
+        await lock();
+      });
+      if (out.commands.length === 0) return out.result;
+      const base = await lock();
+      const groups = out.commands.map((data, i) => {
+        const seq = base + 1 + i;
+        seqs.push(seq);
+        return { seq, body: JSON.stringify([[event, { ...data, seq }]]) };
+      });
+      const last = seqs[seqs.length - 1]!;
+      await repo.setSequence(last);
+      if (groups.length === 1) await repo.appendChange(last, 1, groups[0]!.body, last - CHANGE_LOG_SPAN);
+      else await repo.appendChanges(groups, last - CHANGE_LOG_SPAN);
+      return out.result;
+    });
+    if (seqs.length > 0) {
+      const last = seqs[seqs.length - 1]!;
+      await this.ctx.db.notify(CHANGES_CHANNEL, `${accountId}:${last}`).catch((err: unknown) => this.ctx.log.warn({ err }, 'notify failed'));
+    }
+    return { result, seqs };
   }
 
   /**

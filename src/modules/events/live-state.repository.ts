@@ -127,8 +127,24 @@ export class LiveStateRepository {
   /** One change group for the stream; groups older than `keep` sequence numbers are dropped. */
   async appendChange(seq: number, batchSize: number, body: string, keepBelow: number) {
     await this.t.run('INSERT INTO live_changes (account_id, seq, body) VALUES ($1, $2, $3)', [seq, body]);
-    // Trimmed about every 1000 sequence numbers, not every batch: one round trip less on the hot path.
-    if (Math.floor(seq / 1000) !== Math.floor((seq - batchSize) / 1000)) {
+    await this.trim(seq, batchSize, keepBelow);
+  }
+
+  /** Several change groups in one statement (consecutive sequence numbers, ascending); trimmed as appendChange does. */
+  async appendChanges(groups: ReadonlyArray<{ seq: number; body: string }>, keepBelow: number) {
+    if (groups.length === 0) return;
+    const j = dialectOf(this.t).jsonRows(2, 'j', [
+      ['seq', 'bigint'],
+      ['body', 'text'],
+    ]);
+    await this.t.run(`INSERT INTO live_changes (account_id, seq, body) SELECT CAST($1 AS BIGINT), j.seq, j.body FROM ${j}`, [JSON.stringify(groups)]);
+    const last = groups[groups.length - 1]!.seq;
+    await this.trim(last, last - groups[0]!.seq + 1, keepBelow);
+  }
+
+  // Trimmed about every 1000 sequence numbers, not every batch: one round trip less on the hot path.
+  private async trim(last: number, batchSize: number, keepBelow: number) {
+    if (Math.floor(last / 1000) !== Math.floor((last - batchSize) / 1000)) {
       await this.t.run('DELETE FROM live_changes WHERE account_id = $1 AND seq < $2', [keepBelow]);
     }
   }
