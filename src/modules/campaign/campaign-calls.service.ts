@@ -102,24 +102,12 @@ export class CampaignCallsService {
     if (!a) throw fail(1012, `contact ${contactId} of campaign ${campaignId}`);
     if (a.reserved_by !== agentId || a.reserved_until <= now)
       throw agentError(1524, `contact ${contactId} is not held for agent ${agentId} (campaign/preview first)`);
-    const { timezone } = await this.d.accounts.settings(accountId);
-    // Compliance again at the moment of dialling: the minute the agent read the record may have changed it.
-    const ok = await this.d.dialer.compliant(accountId, c, a, now, timezone);
-    if (!ok) throw agentError(1524, `contact ${contactId} may not be dialled now`);
-    const before = await this.repo(accountId).attempt(campaignId, contactId);
-    const placed = await this.d.dialer.place(
-      accountId,
-      c,
-      before!,
-      ok.number,
-      agentId,
-      false,
-      null,
-      ok.contact.rescheduleAt !== null && ok.contact.rescheduleAt <= now,
-    );
-    if (placed === 'number') throw agentError(1501, `a call to ${ok.number} is in progress`);
-    if (placed !== 'dialled') throw agentError(1524, `contact ${contactId} may not be dialled now`);
-    return (await this.repo(accountId).attempt(campaignId, contactId))!.last_call!;
+    // Compliance again at the moment of dialling, in the dial's transaction: the minute the agent read the record may have changed it.
+    const placed = await this.d.dialer.dialHeld(accountId, c, contactId, agentId);
+    if ('callId' in placed) return placed.callId;
+    if (placed.why === 'number') throw agentError(1501, `a call to ${a.number} is in progress`);
+    if (placed.why === 'lines') throw agentError(1524, `campaign ${campaignId} has maxLines (${c.maxLines}) calls in progress`);
+    throw agentError(1524, `contact ${contactId} may not be dialled now`);
   }
 
   /** campaign/previewSkip: the contact goes back (dialable again for anyone). */

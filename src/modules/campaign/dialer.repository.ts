@@ -128,25 +128,6 @@ export class DialerRepository {
     ]);
   }
 
-  /** Whether a call to the number is in progress in any campaign of the account. */
-  async numberInCall(number: string): Promise<boolean> {
-    return (await this.t.get('SELECT 1 AS one FROM campaign_calls WHERE account_id = $1 AND number = $2 AND ended_at IS NULL', [number])) !== undefined;
-  }
-
-  /** Records a dial and puts the contact in it (before the command leaves, in its transaction). */
-  async recordDial(c: CallRow): Promise<void> {
-    await this.t.run(
-      `INSERT INTO campaign_calls (account_id, call_id, campaign_id, contact_id, number, agent_id, attempt, retry_of, predictive, dialled_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [c.call_id, c.campaign_id, c.contact_id, c.number, c.agent_id, c.attempt, c.retry_of, c.predictive, c.dialled_at],
-    );
-    await this.t.run(
-      `UPDATE campaign_contacts SET attempts = attempts + 1, in_call = $4, last_call = $4, callback = 0, reserved_by = NULL, reserved_until = 0, number = $5
-       WHERE account_id = $1 AND campaign_id = $2 AND contact_id = $3`,
-      [c.campaign_id, c.contact_id, c.call_id, c.number],
-    );
-  }
-
   call(callId: string): Promise<CallRow | undefined> {
     return this.t.get<CallRow>(`SELECT ${CALL} FROM campaign_calls WHERE account_id = $1 AND call_id = $2`, [callId]).then((r) => r && callRow(r));
   }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
 import { tenant } from '../../db/tenant.js';
@@ -11,13 +10,14 @@ import type { DncService } from '../directory/dnc.service.js';
 import type { EventsService } from '../events/events.service.js';
 import type { LiveStateService } from '../events/live-state.service.js';
 import { isAvailable, type AgentLive } from '../events/live.types.js';
-import { insideCallingHours, zoneFor } from './calling-hours.js';
 import { windowSecs } from './campaign-settings.js';
-import { CampaignRepository, holdsLease } from './campaign.repository.js';
+import { CampaignRepository } from './campaign.repository.js';
 import { campaignOf, type Campaign } from './campaign.service.js';
+import { verdictOf, type NumberFacts } from './compliance.js';
 import type { ContactListsPort, ListContact } from './contact-lists.port.js';
+import { dialBatch, type AgentSlots, type Skip } from './dial-batch.js';
 import { DialerRepository, type AttemptRow, type CallRow, type RecentDial } from './dialer.repository.js';
-import { afterOutcome, CAMPAIGN_CALL_PREFIX, DISPOSITION_WAIT_SECS } from './outcomes.js';
+import { afterOutcome, DISPOSITION_WAIT_SECS } from './outcomes.js';
 import { decideDials, type PacingDecision, type PacingInput, type PacingOutlook } from './pacing.js';
 
 export interface DialerDeps {
@@ -40,8 +40,6 @@ export interface DialerDeps {
 const FRESH_PER_TICK = 500;
 /** A call the switch never reported on is closed as failed after ringSecs plus this. */
 const SILENT_GRACE_SECS = 300;
-/** Outside calling hours: look again this much later. */
-const HOURS_RECHECK_SECS = 60;
 /** The recent dials the answer rate is estimated from, and the rate assumed before any. */
 export const ANSWER_SAMPLE = 200;
 const PRIOR_HUMAN_RATE = 0.3;
@@ -49,15 +47,6 @@ const PRIOR_HUMAN_RATE = 0.3;
 const PRIOR_TALK_SECS = 60;
 const PRIOR_WRAP_SECS = 10;
 const PRIOR_WEIGHT = 5;
-/** Why a contact was dialled no more. */
-const EXCLUDED = 'excluded';
-
-/** Why a dial did not happen (thrown inside its transaction to roll it back). */
-class NoDial extends Error {
-  constructor(readonly why: 'lease' | 'number' | 'contact') {
-    super(why);
-  }
-}
 
 /** The figures a tick decided from (campaign/status shows them). */
 export interface TickFigures {
@@ -195,6 +184,8 @@ export class Dialer {
       repo.previewHolds(now),
       repo.windowsOf(alive.map((t) => ({ campaign_id: t.c.campaignId, since: this.windowStart(t.c, now) }))),
     ]);
+    // The account's zone (calling hours of contacts and campaigns without one), read once when a campaign dials.
+    let accountZone: string | undefined;
     // Agents any campaign of the account holds: a progressive or preview call in progress, a preview reservation.
     const held = new Set([...open.filter((k) => k.predictive === 0 && k.agent_id !== null).map((k) => k.agent_id!), ...previews]);
     for (const { c, exhausted } of alive)
@@ -238,7 +229,10 @@ export class Dialer {
         };
         const decision = (decide ?? decideDials)(input);
         let dialled = 0;
-        if (decision.dials > 0) dialled = await this.dialSome(accountId, c, decision, free, progress.agents, owner, now, held);
+        if (decision.dials > 0) {
+          accountZone ??= (await this.d.accounts.settings(accountId)).timezone;
+          dialled = await this.dialSome(accountId, c, decision, free, progress.agents, owner, now, accountZone, held);
+        }
         if (dialled === 0 && exhausted && progress.lines === 0) await this.completeIfDone(accountId, c, now);
         out.set(c.campaignId, { freeAgents: free, decision, dialled });
       });
@@ -367,39 +361,28 @@ export class Dialer {
   }
 
   /**
-   * The compliance checks of §13 at the moment of dialling, on the list's
-   * contact as it is now. Answers the number to dial, or null after leaving
-   * the contact for later (or for good) with why.
+   * The compliance checks of §13 on the list's contact as it is now
+   * (campaign/preview, before it holds a contact for an agent). Answers the
+   * number to dial, or null after leaving the contact for later (or for
+   * good) with why. The dial itself judges again in its transaction.
    */
   async compliant(accountId: number, c: Campaign, a: AttemptRow, now: number, accountZone: string): Promise<{ contact: ListContact; number: string } | null> {
-    const repo = this.repo(accountId);
     const contact = await this.d.lists.contactById(accountId, a.contact_id);
-    if (!contact || contact.deleted) {
-      await repo.setLater(c.campaignId, a.contact_id, now, true, 'deleted');
+    const facts = async (number: string): Promise<NumberFacts> => ({
+      dnc: await this.d.dnc.get(accountId, number),
+      blacklisted: (await this.d.blacklist.blocks(accountId, number, c.did)) || (await this.d.contacts.blacklisted(accountId, number)),
+    });
+    const known = contact && !contact.deleted ? await facts(contact.number) : { dnc: 0, blacklisted: false };
+    const v = verdictOf(contact, () => known, c, accountZone, now);
+    if ('later' in v) {
+      const l = v.later;
+      await this.repo(accountId).setLater(c.campaignId, a.contact_id, l.nextAt, l.done, l.outcome, l.number ?? undefined);
       return null;
     }
-    const number = contact.number;
-    if (contact.scheduleAt !== null && contact.scheduleAt > now) {
-      await repo.setLater(c.campaignId, a.contact_id, contact.scheduleAt, false, null, number);
-      return null;
-    }
-    if (!insideCallingHours(now, zoneFor(contact.timezone, c.timezone, accountZone), c.callingHours)) {
-      await repo.setLater(c.campaignId, a.contact_id, now + HOURS_RECHECK_SECS, false, null, number);
-      return null;
-    }
-    const dnc = await this.d.dnc.get(accountId, number);
-    if (dnc !== 0) {
-      // A DNC until a time: look again then; a permanent one: never.
-      await repo.setLater(c.campaignId, a.contact_id, dnc > 0 ? dnc : now, dnc < 0, dnc < 0 ? EXCLUDED : 'dnc', number);
-      return null;
-    }
-    if ((await this.d.blacklist.blocks(accountId, number, c.did)) || (await this.d.contacts.blacklisted(accountId, number))) {
-      await repo.setLater(c.campaignId, a.contact_id, now, true, EXCLUDED, number);
-      return null;
-    }
-    return { contact, number };
+    return { contact: contact!, number: v.dial };
   }
 
+  /** The campaign's next calls, compliance and all, in one transaction (dial-batch.ts); the agents a progressive campaign reserves join `held`. */
   private async dialSome(
     accountId: number,
     c: Campaign,
@@ -408,120 +391,61 @@ export class Dialer {
     reserved: number[],
     owner: string | null,
     now: number,
+    accountZone: string,
     /** The account's held agents: each agent this campaign reserves is added (the next campaign of the tick sees it). */
     held: Set<number>,
   ): Promise<number> {
-    const { timezone } = await this.d.accounts.settings(accountId);
-    const candidates = await this.repo(accountId).candidates(c.campaignId, now, c.maxAttempts, decision.dials * 3 + 10);
     // Progressive calls each name an agent: free ones first, then those this campaign holds, up to ceil(dialRatio) calls each.
     const perAgent = new Map<number, number>();
     for (const id of free) perAgent.set(id, 0);
     for (const id of reserved) perAgent.set(id, (perAgent.get(id) ?? 0) + 1);
     const slots = Math.ceil(c.dialRatio - 1e-9);
-    const nextAgent = (): number | null => {
-      let best: number | null = null;
-      for (const [id, n] of perAgent) if (n < slots && (best === null || n < perAgent.get(best)!)) best = id;
-      return best;
+    const agents: AgentSlots = {
+      next: () => {
+        let best: number | null = null;
+        for (const [id, n] of perAgent) if (n < slots && (best === null || n < perAgent.get(best)!)) best = id;
+        return best;
+      },
+      take: (id) => perAgent.set(id, perAgent.get(id)! + 1),
     };
-    let dialled = 0;
-    for (const a of candidates) {
-      if (dialled >= decision.dials) break;
-      const ok = await this.compliant(accountId, c, a, now, timezone);
-      if (!ok) continue;
-      let agentId: number | null = null;
-      if (decision.as === 'progressive') {
-        agentId = nextAgent();
-        if (agentId === null) break;
-      }
-      const placed = await this.place(
-        accountId,
-        c,
-        a,
-        ok.number,
-        agentId,
-        decision.as === 'predictive',
-        owner,
-        ok.contact.rescheduleAt !== null && ok.contact.rescheduleAt <= now,
-      );
-      if (placed === 'lease') break;
-      if (placed !== 'dialled') continue;
-      if (agentId !== null) {
-        perAgent.set(agentId, perAgent.get(agentId)! + 1);
-        held.add(agentId);
-      }
-      dialled++;
-    }
-    return dialled;
+    const r = await dialBatch(this.d, accountId, {
+      c,
+      owner,
+      accountZone,
+      now,
+      want: decision.dials,
+      predictive: decision.as === 'predictive',
+      agents: decision.as === 'progressive' ? agents : null,
+      candidates: (repo) => repo.candidates(c.campaignId, now, c.maxAttempts, decision.dials * 3 + 10),
+    });
+    for (const p of r.placed) if (p.agentId !== null) held.add(p.agentId);
+    return r.placed.length;
   }
 
   /**
-   * Records the dial and pushes its command in one transaction (the account's
-   * sequence lock serialises it with every other dial of the account), after
-   * checking there: the lease is still ours, no call to the number is in
-   * progress, and the contact is not in a call already (a restart or another
-   * node may have dialled it).
+   * campaign/previewDial's dial of the contact held for the agent: compliance
+   * judged and the dial recorded with its command in one transaction.
+   * Answers the call id, or why it was not placed.
    */
-  async place(
-    accountId: number,
-    c: Campaign,
-    a: AttemptRow,
-    number: string,
-    agentId: number | null,
-    predictive: boolean,
-    owner: string | null,
-    listCallback: boolean,
-  ): Promise<'dialled' | NoDial['why']> {
-    const callId = `${CAMPAIGN_CALL_PREFIX}${randomUUID()}`;
+  async dialHeld(accountId: number, c: Campaign, contactId: number, agentId: number): Promise<{ callId: string } | { why: Skip | 'contact' | 'lease' }> {
     const now = this.nowSec();
-    const command = {
-      callId,
-      campaignId: String(c.campaignId),
-      customer: number,
-      did: c.did,
-      groupId: c.groupId,
-      ...(agentId !== null ? { agentId } : {}),
-      ringSecs: c.ringSecs,
-      amd: c.amd,
-      machineAction: c.machineAction,
-      connectSecs: c.connectSecs,
-      retryOf: a.last_call,
-      ts: now,
-    };
-    try {
-      await this.d.events.pushCommand(accountId, 'call.originate', command, async (tx) => {
-        const t = tenant(tx, accountId);
-        if (owner !== null && !(await holdsLease(t, c.campaignId, owner, this.d.clock.now()))) throw new NoDial('lease');
-        const repo = new DialerRepository(t);
-        if (await repo.numberInCall(number)) throw new NoDial('number');
-        const fresh = await repo.attempt(c.campaignId, a.contact_id);
-        if (!fresh || fresh.in_call !== null || fresh.done === 1 || fresh.attempts >= c.maxAttempts || fresh.attempts !== a.attempts)
-          throw new NoDial('contact');
-        await repo.recordDial({
-          call_id: callId,
-          campaign_id: c.campaignId,
-          contact_id: a.contact_id,
-          number,
-          agent_id: agentId,
-          attempt: a.attempts + 1,
-          retry_of: a.last_call,
-          predictive: predictive ? 1 : 0,
-          dialled_at: now,
-          connected_at: null,
-          answered_by: null,
-          agent_answered_at: null,
-          ended_at: null,
-          outcome: null,
-          disposition: null,
-          disposed_at: null,
-          notes: null,
-        });
-      });
-    } catch (err) {
-      if (err instanceof NoDial) return err.why;
-      throw err;
-    }
-    if (listCallback) await this.d.lists.clearReschedule(accountId, a.contact_id);
-    return 'dialled';
+    const { timezone } = await this.d.accounts.settings(accountId);
+    const r = await dialBatch(this.d, accountId, {
+      c,
+      owner: null,
+      accountZone: timezone,
+      now,
+      want: 1,
+      predictive: false,
+      agents: { next: () => agentId, take: () => undefined },
+      candidates: async (repo) => {
+        const a = await repo.attempt(c.campaignId, contactId);
+        // Still held for this agent, and dialable: a contact dialled, done or out of attempts meanwhile is not.
+        return a && a.reserved_by === agentId && a.reserved_until > now && a.in_call === null && a.done === 0 && a.attempts < c.maxAttempts ? [a] : [];
+      },
+    });
+    if (r.placed[0]) return { callId: r.placed[0].callId };
+    return { why: r.stopped ?? r.skipped.get(contactId) ?? 'contact' };
   }
 }
 
