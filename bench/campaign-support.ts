@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.js';
 import { ManualClock } from '../src/clock.js';
 import { loadConfig } from '../src/config/config.js';
+import { dialectOf } from '../src/db/dialect.js';
 import { migrate } from '../src/db/migrate.js';
 import type { Database, Dialect } from '../src/db/types.js';
 import { AccountService } from '../src/modules/account/account.service.js';
@@ -123,4 +124,45 @@ export async function startedCampaign(s: BenchService, w: CampaignWorld, setting
   ).campaignId;
   await s.ok('campaign/start', { ssid: w.ssid, campaignId });
   return campaignId;
+}
+
+/**
+ * `count` finished dials of a campaign before its start (outside its
+ * abandon window, so its pacing is not moved by them): what a predictive
+ * campaign's look-ahead learns from (`recentDials`). Every third answered by
+ * a person, talked 60 s; the rest no answer. Written straight to the table:
+ * no switch needed to have placed them.
+ */
+export async function seedDialHistory(s: BenchService, accountId: number, campaignId: number, count: number, before: number): Promise<void> {
+  const rows = Array.from({ length: count }, (_, i) => {
+    const at = before - (count - i) * 30;
+    const human = i % 3 === 0;
+    return {
+      call_id: `obd-hist-${campaignId}-${i}`,
+      contact_id: 1_000_000 + i,
+      number: String(15_000_000_000 + campaignId * 10_000 + i),
+      dialled_at: at,
+      connected_at: human ? at + 10 : null,
+      answered_by: human ? 'human' : null,
+      agent_answered_at: human ? at + 11 : null,
+      ended_at: human ? at + 71 : at + 25,
+      outcome: human ? 'completed' : 'no_answer',
+    };
+  });
+  await s.db.run(
+    `INSERT INTO campaign_calls (account_id, call_id, campaign_id, contact_id, number, attempt, predictive, dialled_at, connected_at, answered_by, agent_answered_at, ended_at, outcome)
+     SELECT CAST($1 AS BIGINT), j.call_id, CAST($2 AS BIGINT), j.contact_id, j.number, 1, 1, j.dialled_at, j.connected_at, j.answered_by, j.agent_answered_at, j.ended_at, j.outcome
+     FROM ${dialectOf(s.db).jsonRows(3, 'j', [
+       ['call_id', 'text'],
+       ['contact_id', 'bigint'],
+       ['number', 'text'],
+       ['dialled_at', 'bigint'],
+       ['connected_at', 'bigint'],
+       ['answered_by', 'text'],
+       ['agent_answered_at', 'bigint'],
+       ['ended_at', 'bigint'],
+       ['outcome', 'text'],
+     ])}`,
+    [accountId, campaignId, JSON.stringify(rows)],
+  );
 }

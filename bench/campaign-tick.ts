@@ -9,14 +9,19 @@
  * with nothing to dial — the steady cost of a node holding them. Measured
  * on the worker's own `tick()` (lease claim included), in this process.
  *
- * `--statements` prints, per steady tick, the statements the database ran
- * (by text: how many, time spent), most time first.
+ * `--predictive K`: the first K campaigns are predictive, each with 1,000
+ * finished dials before its start (outside its abandon window: with no one
+ * answered in it the pacing falls back to progressive, so a steady tick
+ * still dials nothing) for its look-ahead to learn from.
  *
- *   node --import tsx bench/campaign-tick.ts [--campaigns 50,100] [--db sqlite|postgres|both] [--ticks 30] [--statements]
+ * `--statements` prints the statements the database ran (by text: how
+ * many, time spent), most time first: the first tick's, and per steady tick.
+ *
+ *   node --import tsx bench/campaign-tick.ts [--campaigns 50,100] [--db sqlite|postgres|both] [--ticks 30] [--predictive K] [--statements]
  */
 import { parseArgs } from '../src/cli/args.js';
 import type { Database, Dialect } from '../src/db/types.js';
-import { benchService, contactList, startedCampaign, tenantWorld } from './campaign-support.js';
+import { benchService, contactList, seedDialHistory, startedCampaign, tenantWorld } from './campaign-support.js';
 import { loggingDatabase, type StatementLog } from './statement-log.js';
 import { median } from './support.js';
 
@@ -25,6 +30,8 @@ const COUNTS = (options.campaigns ?? '50,100').split(',').map(Number);
 const DBS: Dialect[] = options.db === 'both' ? ['sqlite', 'postgres'] : [options.db === 'postgres' ? 'postgres' : 'sqlite'];
 const TICKS = Number(options.ticks ?? 30);
 const STATEMENTS = options.statements !== undefined;
+const PREDICTIVE = Number(options.predictive ?? 0);
+const HISTORY = 1000;
 
 async function measure(dialect: Dialect, campaigns: number): Promise<string> {
   let log: StatementLog | undefined;
@@ -40,14 +47,18 @@ async function measure(dialect: Dialect, campaigns: number): Promise<string> {
     const w = await tenantWorld(s, { groups: campaigns, agentsPerGroup: 4 });
     for (let i = 0; i < campaigns; i++) {
       const clId = await contactList(s, w, 50, 14_160_000_000 + i * 1000);
-      await startedCampaign(s, w, { clIds: [clId], groupId: w.groupIds[i], mode: 'progressive', dialRatio: 2.5 });
+      const predictive = i < PREDICTIVE;
+      const id = await startedCampaign(s, w, { clIds: [clId], groupId: w.groupIds[i], mode: predictive ? 'predictive' : 'progressive', dialRatio: 2.5 });
+      if (predictive) await seedDialHistory(s, w.accountId, id, HISTORY, Math.floor(s.clock.now() / 1000) - 60);
     }
     const worker = s.services.dialerWorker;
     s.clock.advance(1000);
+    log?.clear();
     let t0 = performance.now();
     await worker.tick();
     const first = performance.now() - t0;
     const [lines] = await s.db.all<{ n: number }>('SELECT COUNT(*) AS n FROM campaign_calls WHERE ended_at IS NULL');
+    if (log) printStatements(`${dialect}, ${campaigns} campaigns, the first tick`, log, 1);
     log?.clear();
     const times: number[] = [];
     for (let i = 0; i < TICKS; i++) {
@@ -57,7 +68,7 @@ async function measure(dialect: Dialect, campaigns: number): Promise<string> {
       times.push(performance.now() - t0);
       if (held.length !== campaigns) throw new Error(`the node held ${held.length} of ${campaigns} campaigns`);
     }
-    if (log) printStatements(`${dialect}, ${campaigns} campaigns`, log);
+    if (log) printStatements(`${dialect}, ${campaigns} campaigns, a steady tick`, log, TICKS);
     times.sort((a, b) => a - b);
     const p95 = times[Math.min(times.length - 1, Math.floor(times.length * 0.95))]!;
     return `| ${dialect} | ${campaigns} | ${Number(lines!.n)} | ${first.toFixed(0)} ms | ${median(times).toFixed(1)} ms | ${p95.toFixed(1)} ms | ${(median(times) / campaigns).toFixed(2)} ms |`;
@@ -66,18 +77,19 @@ async function measure(dialect: Dialect, campaigns: number): Promise<string> {
   }
 }
 
-function printStatements(title: string, log: StatementLog): void {
+/** The statements of `ticks` ticks, per tick. */
+function printStatements(title: string, log: StatementLog, ticks: number): void {
   const rows = [...log].sort((a, b) => b[1].ms - a[1].ms);
   const total = rows.reduce((n, [, e]) => n + e.n, 0);
   const ms = rows.reduce((n, [, e]) => n + e.ms, 0);
-  console.log(`\n${title}: ${(total / TICKS).toFixed(1)} statements a tick, ${(ms / TICKS).toFixed(1)} ms in them`);
-  for (const [sql, e] of rows) console.log(`${(e.n / TICKS).toFixed(1).padStart(7)} ${(e.ms / TICKS).toFixed(2).padStart(8)} ms  ${sql}`);
+  console.log(`\n${title}: ${(total / ticks).toFixed(1)} statements a tick, ${(ms / ticks).toFixed(1)} ms in them`);
+  for (const [sql, e] of rows) console.log(`${(e.n / ticks).toFixed(1).padStart(7)} ${(e.ms / ticks).toFixed(2).padStart(8)} ms  ${sql}`);
 }
 
 async function main(): Promise<void> {
   const rows: string[] = [];
   for (const dialect of DBS) for (const n of COUNTS) rows.push(await measure(dialect, n));
-  console.log(`\n${TICKS} steady ticks each, in process, ${new Date().toISOString()}\n`);
+  console.log(`\n${TICKS} steady ticks each, in process${PREDICTIVE > 0 ? `, ${PREDICTIVE} predictive` : ''}, ${new Date().toISOString()}\n`);
   console.log('| database | running campaigns | calls in progress | first tick (places the calls) | tick, median | tick, p95 | per campaign |');
   console.log('|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
