@@ -1,3 +1,4 @@
+import { bulkWrite, type BulkColumn } from '../../db/bulk.js';
 import { dialectOf } from '../../db/dialect.js';
 import { inList } from '../../db/in-list.js';
 import type { TenantQueries } from '../../db/tenant.js';
@@ -41,6 +42,17 @@ export interface CallRow {
   notes: string | null;
 }
 
+/** What addContacts writes of a new attempt row (the rest take their defaults). */
+const CONTACT_COLUMNS: readonly BulkColumn[] = [
+  { name: 'campaign_id', pg: 'bigint' },
+  { name: 'contact_id', pg: 'bigint' },
+  { name: 'cl_id', pg: 'bigint' },
+  { name: 'position', pg: 'bigint' },
+  { name: 'number', pg: 'text' },
+  { name: 'next_at', pg: 'bigint' },
+  { name: 'callback', pg: 'integer' },
+];
+
 const ATTEMPT =
   'contact_id, cl_id, position, number, attempts, next_at, callback, done, in_call, awaiting, last_call, last_outcome, reserved_by, reserved_until';
 const CALL =
@@ -58,18 +70,31 @@ const callRow = (r: CallRow) =>
 export class DialerRepository {
   constructor(private readonly t: TenantQueries) {}
 
-  /** Adds contacts read from the lists (a contact already there is left as it is). */
+  /**
+   * Adds contacts read from the lists (a contact already there is left as it
+   * is): one statement on PostgreSQL for a tick's read (up to 500 contacts),
+   * not a round trip each (bulkWrite).
+   */
   async addContacts(
     campaignId: number,
     rows: Array<{ contactId: number; clId: number; position: number; number: string; nextAt: number; callback: boolean }>,
   ): Promise<void> {
-    for (const r of rows) {
-      await this.t.run(
-        `INSERT INTO campaign_contacts (account_id, campaign_id, contact_id, cl_id, position, number, next_at, callback)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (account_id, campaign_id, contact_id) DO NOTHING`,
-        [campaignId, r.contactId, r.clId, r.position, r.number, r.nextAt, r.callback ? 1 : 0],
-      );
-    }
+    await bulkWrite(
+      this.t,
+      'campaign_contacts',
+      CONTACT_COLUMNS,
+      ['campaign_id', 'contact_id'],
+      rows.map((r) => ({
+        campaign_id: campaignId,
+        contact_id: r.contactId,
+        cl_id: r.clId,
+        position: r.position,
+        number: r.number,
+        next_at: r.nextAt,
+        callback: r.callback ? 1 : 0,
+      })),
+      'nothing',
+    );
   }
 
   /** A due `campaignReschedule` of the list: the contact is first in line from `at` (unless in a call, done, or out of attempts). */
