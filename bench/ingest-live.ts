@@ -113,9 +113,16 @@ async function waitFor(url: string, ms = 60_000): Promise<void> {
   }
 }
 
-async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return (await res.json()) as Record<string, unknown>;
+async function post(url: string, body: unknown, retried = false): Promise<Record<string, unknown>> {
+  try {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return (await res.json()) as Record<string, unknown>;
+  } catch (err) {
+    // fetch's pooled connection from before a long phase of wrk runs can be closed by the server's keep-alive
+    // timeout (72 s) just as it is reused ("other side closed"): asked once more, on a new connection.
+    if (retried) throw err;
+    return post(url, body, true);
+  }
 }
 
 async function ingestRun(base: string, ssid: string, agents: number[]): Promise<{ eps: number; rejected: number }> {
