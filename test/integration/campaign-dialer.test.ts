@@ -196,6 +196,18 @@ forEachDatabase(
       expect((await nodeA.tick()).map((x) => x.campaignId)).not.toContain(id);
     });
 
+    it('lease: a node that stops gives its campaigns up at once; another holds them on its next tick', async () => {
+      const h = use();
+      const w = await world(h, { agents: 2, numbers: numbers(4) });
+      const id = await started(h, w);
+      const nodeA = new DialerWorker({ db: h.db, clock: h.clock, log: h.ctx.log, dialer: h.services.dialer, tickMs: 1000, leaseMs: 15_000 });
+      const nodeB = new DialerWorker({ db: h.db, clock: h.clock, log: h.ctx.log, dialer: h.services.dialer, tickMs: 1000, leaseMs: 15_000 });
+      expect((await nodeA.tick()).map((x) => x.campaignId)).toContain(id);
+      await nodeA.stop();
+      // No time passes: the lease was given up, not left to run out.
+      expect((await nodeB.tick()).map((x) => x.campaignId)).toContain(id);
+    });
+
     it('a restart mid-campaign does not dial an attempt twice: the dial was recorded before its command', async () => {
       const h = use();
       const nums = numbers(2);

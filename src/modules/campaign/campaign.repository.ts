@@ -119,7 +119,13 @@ export class CampaignLeaseRepository {
 
   /** Lets go of every lease of `owner` (a node stopping): another node takes them at once. */
   async release(owner: string): Promise<void> {
-    await this.t.untenanted('a node gives up its own leases, in every account', 'UPDATE campaigns SET lease_until = 0 WHERE lease_owner = $1', [owner]);
+    // RETURNING: `untenanted` reads rows, and SQLite refuses a read of a statement that returns none (the
+    // release failed there, swallowed, and a stopped node's campaigns waited for their lease to run out).
+    await this.t.untenanted(
+      'a node gives up its own leases, in every account',
+      'UPDATE campaigns SET lease_until = 0 WHERE lease_owner = $1 RETURNING campaign_id',
+      [owner],
+    );
   }
 }
 
