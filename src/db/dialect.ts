@@ -220,13 +220,17 @@ const sqlite: DialectOps = {
   async writeRollup(t, tables, marks) {
     for (const { table, cols, rows } of tables) {
       const all = [...cols.key, ...cols.sum, ...cols.max];
+      const id = `${table}|${all.join(',')}|`;
       for (let i = 0; i < rows.length; i += SQLITE_ADD_ROWS) {
-        const chunk = rows.slice(i, i + SQLITE_ADD_ROWS);
-        const sql = addStatement(`${table}|${chunk.length}|${all.join(',')}`, () => {
-          const values = chunk.map((_, r) => `($1, ${all.map((_, c) => `$${2 + r * all.length + c}`).join(', ')})`);
+        const n = Math.min(SQLITE_ADD_ROWS, rows.length - i);
+        const sql = addStatement(id + n, () => {
+          const values = Array.from({ length: n }, (_, r) => `($1, ${all.map((_, c) => `$${2 + r * all.length + c}`).join(', ')})`);
           return `INSERT INTO ${table} (account_id, ${all.join(', ')}) VALUES ${values.join(', ')} ON CONFLICT (account_id, ${cols.key.join(', ')}) DO UPDATE SET ${addSets(table, cols)}`;
         });
-        await t.run(sql, chunk.flat());
+        // A loop, not rows.slice(…).flat(): flat() took about 5 µs a row (1.6 ms for 300 rows of 22 values against 0.1 ms), several ms of a complete-call batch.
+        const params: Param[] = [];
+        for (let r = i; r < i + n; r++) for (const v of rows[r]!) params.push(v);
+        await t.run(sql, params);
       }
     }
     for (const m of marks) {
