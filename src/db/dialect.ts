@@ -96,6 +96,19 @@ export interface DialectOps {
   inList(column: string, n: number, values: readonly (string | number)[]): { sql: string; param: Param };
 
   /**
+   * A FROM item `alias`: the rows of `table` of the account (`$1`) whose
+   * `column` is one of the values (parameter `$n`, distinct), found by one
+   * index probe per value whatever the planner's statistics say.
+   * PostgreSQL: a LATERAL subquery per value that the planner cannot
+   * flatten (OFFSET 0). `column IN (SELECT unnest(…))` under custom plans
+   * (the ingest's) became a hash join over every row of the account
+   * whenever the statistics were older than the table's growth: a new
+   * account's event_ids with 50,000 rows and no ANALYZE yet, 18 ms a batch
+   * against 1.8 ms. SQLite: the IN list, which its planner always probes.
+   */
+  probeRows(table: string, alias: string, column: string, n: number, values: readonly (string | number)[]): { sql: string; param: Param };
+
+  /**
    * Inserts rows (objects keyed by column name) into `table` with the
    * account id as $1, ending each insert with `conflict` (an ON CONFLICT clause).
    */
@@ -205,6 +218,10 @@ const sqlite: DialectOps = {
   bulkInsertRows: 500,
   jsonRows: (n, alias, columns) => `(SELECT ${columns.map(([c]) => `value ->> '${c}' AS ${c}`).join(', ')} FROM json_each($${n})) AS ${alias}`,
   inList: (column, n, values) => ({ sql: `${column} IN (SELECT value FROM json_each($${n}))`, param: JSON.stringify(values) }),
+  probeRows: (table, alias, column, n, values) => ({
+    sql: `(SELECT * FROM ${table} WHERE account_id = $1 AND ${column} IN (SELECT value FROM json_each($${n}))) AS ${alias}`,
+    param: JSON.stringify(values),
+  }),
   // One cached prepared statement per row: in process, a few microseconds each.
   async insertRows(t, table, columns, rows, conflict) {
     const names = columns.map((c) => c.name);
@@ -274,6 +291,16 @@ const postgres: DialectOps = {
     if (values.length === 0) return { sql: `${column}::text IN (SELECT unnest($${n}::text[]))`, param: [] as unknown as Param };
     const type = typeof values[0] === 'number' ? 'bigint[]' : 'text[]';
     return { sql: `${column} IN (SELECT unnest($${n}::${type}))`, param: values as unknown as Param };
+  },
+  probeRows(table, alias, column, n, values) {
+    // An empty list has no element to tell the type by, and `column = text` fails on a number column: no probe, no row.
+    if (values.length === 0)
+      return { sql: `(SELECT * FROM ${table} WHERE account_id = $1 AND cardinality($${n}::text[]) > 0) AS ${alias}`, param: [] as unknown as Param };
+    const type = typeof values[0] === 'number' ? 'bigint[]' : 'text[]';
+    return {
+      sql: `unnest($${n}::${type}) AS ${alias}_v(v) CROSS JOIN LATERAL (SELECT * FROM ${table} WHERE account_id = $1 AND ${column} = ${alias}_v.v OFFSET 0) AS ${alias}`,
+      param: values as unknown as Param,
+    };
   },
   // One statement per table per batch: each round trip costs ~0.1 ms.
   async insertRows(t, table, columns, rows, conflict) {

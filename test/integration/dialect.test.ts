@@ -73,5 +73,58 @@ for (const dialect of testDialects()) {
         await t.drop();
       }
     });
+
+    it('probeRows: the rows of the listed values, one index probe per value even with statistics older than the table', async () => {
+      const t = await freshDatabase(dialect);
+      try {
+        await migrate(t.db);
+        const ops = dialectOf(t.db);
+        const q = tenant(t.db, 1);
+        // An account that grew to 20,000 accepted event ids since the planner last looked (none of these tables was analysed).
+        const rows = Array.from({ length: 20_000 }, (_, i) => ({ event_id: `ev-${i}`, seq: i }));
+        const cols = [
+          { name: 'event_id', pg: 'text' as const },
+          { name: 'seq', pg: 'bigint' as const },
+        ];
+        await bulkWrite(q, 'event_ids', cols, ['event_id'], rows, 'nothing');
+        await bulkWrite(tenant(t.db, 2), 'event_ids', cols, ['event_id'], [{ event_id: 'ev-7', seq: 1 }], 'nothing');
+
+        const asked = [...Array.from({ length: 500 }, (_, i) => `ev-${19_600 + i * 2}`), 'missing'];
+        const found = async (values: string[]) => {
+          const p = ops.probeRows('event_ids', 'e', 'event_id', 2, values);
+          return (await q.all<{ event_id: string; seq: number }>(`SELECT e.event_id, e.seq FROM ${p.sql} ORDER BY e.seq`, [p.param])).map((r) => r.event_id);
+        };
+        const inl = inList(q, 'event_id', 2, asked);
+        const expected = (
+          await q.all<{ event_id: string }>(`SELECT event_id FROM event_ids WHERE account_id = $1 AND ${inl.sql} ORDER BY seq`, [inl.param])
+        ).map((r) => r.event_id);
+        expect(expected).toHaveLength(200);
+        expect(await found(asked)).toEqual(expected);
+        // Only the account's rows; an empty list finds none (a number column too).
+        expect(await found(['ev-7'])).toEqual(['ev-7']);
+        expect(await found([])).toEqual([]);
+        const none = ops.probeRows('groups', 'g', 'group_id', 2, []);
+        expect(await q.all(`SELECT g.group_id FROM ${none.sql}`, [none.param])).toEqual([]);
+        const groups = ops.probeRows('groups', 'g', 'group_id', 2, [1]);
+        expect(await q.all(`SELECT g.group_id FROM ${groups.sql}`, [groups.param])).toEqual([]);
+
+        if (ops.customPlansUntilCommit) {
+          // The ingest plans with its values (custom plans): the IN list became a hash join over all 20,000 rows here.
+          await t.db.transaction(async (tx) => {
+            await tenant(tx, 1).untenanted('a planner setting', ops.customPlansUntilCommit!);
+            const p = ops.probeRows('event_ids', 'e', 'event_id', 2, asked);
+            const plan = (await tenant(tx, 1).all<{ 'QUERY PLAN': string }>(`EXPLAIN SELECT e.event_id FROM ${p.sql}`, [p.param]))
+              .map((r) => r['QUERY PLAN'])
+              .join('\n');
+            expect(plan).toMatch(/Nested Loop/);
+            expect(plan).toMatch(/Index (Only )?Scan using event_ids_pkey/);
+            expect(plan).not.toMatch(/Hash|Seq Scan|Bitmap/);
+          });
+        }
+      } finally {
+        await t.db.close();
+        await t.drop();
+      }
+    });
   });
 }

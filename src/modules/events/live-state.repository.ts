@@ -1,6 +1,6 @@
 import type { TenantQueries } from '../../db/tenant.js';
 import { dialectOf } from '../../db/dialect.js';
-import { inList } from '../../db/in-list.js';
+import { inList, probeRows } from '../../db/in-list.js';
 import { bulkWrite } from '../../db/bulk.js';
 import type { AgentLive, CallLive } from './live.types.js';
 import {
@@ -47,8 +47,8 @@ export class LiveStateRepository {
 
   async knownEventIds(ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const { sql, param } = inList(this.t, 'event_id', 2, ids);
-    const rows = await this.t.all<{ event_id: string }>(`SELECT event_id FROM event_ids WHERE account_id = $1 AND ${sql}`, [param]);
+    const { sql, param } = probeRows(this.t, 'event_ids', 'e', 'event_id', 2, ids);
+    const rows = await this.t.all<{ event_id: string }>(`SELECT e.event_id FROM ${sql}`, [param]);
     return new Set(rows.map((r) => r.event_id));
   }
 
@@ -70,11 +70,11 @@ export class LiveStateRepository {
   async agents(ids: number[]): Promise<Map<number, AgentLive | null>> {
     const out = new Map<number, AgentLive | null>();
     if (ids.length === 0) return out;
-    const { sql, param } = inList(this.t, 'a.id', 2, ids);
+    const { sql, param } = probeRows(this.t, 'agents', 'a', 'id', 2, ids);
     const rows = await this.t.all<AgentRow & { id: number }>(
-      `SELECT a.id, ${AGENT_SELECT} FROM agents a
+      `SELECT a.id, ${AGENT_SELECT} FROM ${sql}
        LEFT JOIN live_agents l ON l.account_id = a.account_id AND l.agent_id = a.id
-       WHERE a.account_id = $1 AND a.is_deleted = 0 AND ${sql}`,
+       WHERE a.is_deleted = 0`,
       [param],
     );
     for (const r of rows) out.set(Number(r.id), r.agent_id === null || r.agent_id === undefined ? null : agentFromRow(r));
@@ -86,14 +86,14 @@ export class LiveStateRepository {
     const calls = new Map<string, CallLive>();
     const ended = new Set<string>();
     if (ids.length === 0) return { calls, ended };
-    const live = inList(this.t, 'call_id', 2, ids);
-    const done = inList(this.t, 'h.call_id', 2, ids);
+    const live = probeRows(this.t, 'live_calls', 'l', 'call_id', 2, ids);
+    const done = probeRows(this.t, 'calls', 'h', 'call_id', 2, ids);
     // A finished call has no live row, so the two halves never name the same call.
     const rows = await this.t.all<CallRow & { ended: number }>(
-      `SELECT 0 AS ended, ${CALL_SELECT} FROM live_calls WHERE account_id = $1 AND ${live.sql}
+      `SELECT 0 AS ended, ${CALL_SELECT} FROM ${live.sql}
        UNION ALL
        SELECT 1 AS ended, h.call_id, '', 0, NULL, NULL, NULL, NULL, '', NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, '[]', 0, 0, '[]'
-       FROM calls h WHERE h.account_id = $1 AND ${done.sql}`,
+       FROM ${done.sql}`,
       [live.param],
     );
     for (const r of rows) {

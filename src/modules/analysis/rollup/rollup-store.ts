@@ -1,5 +1,5 @@
 import type { Queryable } from '../../../db/types.js';
-import { inList } from '../../../db/in-list.js';
+import { probeRows } from '../../../db/in-list.js';
 import { tenant } from '../../../db/tenant.js';
 import type { CallFacts } from './counters.js';
 import type { FlagBooking, RollupStore } from './rollup-batch.js';
@@ -92,19 +92,18 @@ export async function batchStore(tx: Queryable, accountId: number, calls: readon
   const ids = [...new Set(calls.flatMap((c) => (c.retryOf && c.retryOf !== c.callId ? [c.callId, c.retryOf] : [c.callId])))];
   if (ids.length === 0) return base;
   const flags = new Map<string, FlagBooking | null>(ids.map((id) => [id, null]));
-  const inFlags = inList(t, 'call_id', 2, ids);
+  const inFlags = probeRows(t, 'analysis_retry_flags', 'f', 'call_id', 2, ids);
   for (const row of await t.all<{ call_id: string; hour: number; direction: string; cells: string }>(
-    `SELECT call_id, hour, direction, cells FROM analysis_retry_flags WHERE account_id = $1 AND ${inFlags.sql}`,
+    `SELECT f.call_id, f.hour, f.direction, f.cells FROM ${inFlags.sql}`,
     [inFlags.param],
   )) {
     flags.set(row.call_id, flagOfRow(row));
   }
   const retries = new Map<string, string[]>(ids.map((id) => [id, []]));
-  const inRetries = inList(t, 'retry_of', 2, ids);
-  for (const row of await t.all<{ call_id: string; retry_of: string }>(
-    `SELECT call_id, retry_of FROM calls WHERE account_id = $1 AND answered_at IS NOT NULL AND ${inRetries.sql}`,
-    [inRetries.param],
-  )) {
+  const inRetries = probeRows(t, 'calls', 'c', 'retry_of', 2, ids);
+  for (const row of await t.all<{ call_id: string; retry_of: string }>(`SELECT c.call_id, c.retry_of FROM ${inRetries.sql} WHERE c.answered_at IS NOT NULL`, [
+    inRetries.param,
+  ])) {
     retries.get(row.retry_of)!.push(row.call_id);
   }
   return {
