@@ -129,7 +129,7 @@ export async function startedCampaign(s: BenchService, w: CampaignWorld, setting
 /**
  * `count` finished dials of a campaign before its start (outside its
  * abandon window, so its pacing is not moved by them): what a predictive
- * campaign's look-ahead learns from (`recentDials`). Every third answered by
+ * campaign's look-ahead learns from (`recentDialsOf`). Every third answered by
  * a person, talked 60 s; the rest no answer. Written straight to the table:
  * no switch needed to have placed them.
  */

@@ -113,7 +113,8 @@ export class Dialer {
    * calls in progress, the agents' live state, the groups' members, preview
    * holds, dispositions overdue, `other.obd` pending, the lists' due
    * callbacks and whether anything was added to them, the window and
-   * answer-rate figures. Then each campaign in turn decides and dials; the
+   * answer-rate figures, the predictive campaigns' recent dials (up to 8
+   * campaigns a statement). Then each campaign in turn decides and dials; the
    * agents a campaign reserves are held before the next one looks. A
    * campaign that fails goes to `onError` and the others go on (without
    * `onError`, the failure is thrown). Answers each campaign's figures, null
@@ -178,11 +179,16 @@ export class Dialer {
       )
         alive.push(t);
 
-    const [live, members, previews, windows] = await Promise.all([
+    const [live, members, previews, windows, recents] = await Promise.all([
       this.d.liveState.agents(accountId),
       this.d.agents.membersOfGroups(accountId, [...new Set(alive.map((t) => t.c.groupId))]),
       repo.previewHolds(now),
       repo.windowsOf(alive.map((t) => ({ campaign_id: t.c.campaignId, since: this.windowStart(t.c, now) }))),
+      // The predictive look-ahead learns from each predictive campaign's recent dials (a campaign's dials of this tick are not among them: no result yet).
+      repo.recentDialsOf(
+        alive.filter((t) => t.c.mode === 'predictive').map((t) => t.c.campaignId),
+        ANSWER_SAMPLE,
+      ),
     ]);
     // The account's zone (calling hours of contacts and campaigns without one), read once when a campaign dials.
     let accountZone: string | undefined;
@@ -203,8 +209,7 @@ export class Dialer {
         };
         const reservedHere = new Set(progress.agents);
         const w = windows.get(c.campaignId) ?? { humanAnswered: 0, abandoned: 0 };
-        // The predictive look-ahead learns from the campaign's recent dials (rows, one read per predictive campaign).
-        const recent: RecentDial[] = c.mode === 'predictive' ? await repo.recentDials(c.campaignId, ANSWER_SAMPLE) : [];
+        const recent: readonly RecentDial[] = recents.get(c.campaignId) ?? [];
         // The estimate leans on the prior until there are dials to learn from.
         const humanRate = humanRateOf(recent);
         const input: PacingInput = {
