@@ -35,8 +35,8 @@ async function seed(db: Database): Promise<void> {
   const calls: Array<Record<string, unknown>> = [];
   for (let i = 0; i < CALLS; i++) {
     const awaiting = i % every === 0;
-    // Half the awaiting calls ended 15 minutes ago (overdue); every other call in the last few hours.
-    const endedAt = awaiting && i % (2 * every) === 0 ? NOW - 900 : NOW - 60 - (CALLS - i);
+    // Half the awaiting calls ended 15 minutes ago (overdue), the other half a minute ago; the rest over the hours before.
+    const endedAt = awaiting ? (i % (2 * every) === 0 ? NOW - 900 : NOW - 60) : NOW - 60 - (CALLS - i);
     contacts.push({
       campaign_id: 1 + (i % CAMPAIGNS),
       contact_id: i,
