@@ -1,6 +1,9 @@
 import { afterAll, expect, it } from 'vitest';
 import { tenant } from '../../src/db/tenant.js';
+import type { Queryable } from '../../src/db/types.js';
 import { CampaignLeaseRepository } from '../../src/modules/campaign/campaign.repository.js';
+import type { ContactListsPort } from '../../src/modules/campaign/contact-lists.port.js';
+import { Dialer } from '../../src/modules/campaign/dialer.js';
 import { DialerWorker } from '../../src/modules/campaign/dialer.worker.js';
 import { forEachDatabase, type Harness } from '../helpers/harness.js';
 import { baseUrl, closeReaders, openSse } from '../helpers/sse.js';
@@ -30,6 +33,39 @@ async function attempts(h: Harness, w: World, campaignId: number): Promise<Recor
     [w.t.accountId, campaignId],
   );
   return Object.fromEntries(rows.map((r) => [r.number, Number(r.attempts)]));
+}
+
+/** The attempt rows of the campaign's contacts, by number: attempts and the call each is in. */
+async function attemptRows(h: Harness, w: World, campaignId: number): Promise<Record<string, { attempts: number; in_call: string | null }>> {
+  const rows = await h.db.all<{ number: string; attempts: number; in_call: string | null }>(
+    'SELECT number, attempts, in_call FROM campaign_contacts WHERE account_id = $1 AND campaign_id = $2',
+    [w.t.accountId, campaignId],
+  );
+  return Object.fromEntries(rows.map((r) => [r.number, { attempts: Number(r.attempts), in_call: r.in_call }]));
+}
+
+/**
+ * The node's list port, with `hook` run once in a dial batch's transaction
+ * (given it) just after the batch read its candidates: the batch's first
+ * read of the lists (`contactsByIds`, the candidates' list contacts) comes
+ * right after, before the account's lock and the batch's write.
+ */
+function afterCandidatesRead(lists: ContactListsPort, hook: (tx: Queryable) => Promise<void>): ContactListsPort {
+  let fired = false;
+  const contactsByIds: ContactListsPort['contactsByIds'] = async (accountId, ids, q) => {
+    if (q && !fired) {
+      fired = true;
+      await hook(q);
+    }
+    return lists.contactsByIds(accountId, ids, q);
+  };
+  return new Proxy(lists, {
+    get: (target, prop) => {
+      if (prop === 'contactsByIds') return contactsByIds;
+      const v: unknown = Reflect.get(target, prop, target);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
 }
 
 forEachDatabase(
@@ -89,6 +125,67 @@ forEachDatabase(
       expect(await attempts(h, w, id)).toEqual(before);
       expect((await nodeB.tick()).map((x) => x.campaignId)).toContain(id);
       expect(await dialled(h, w)).toHaveLength(1);
+    });
+
+    it('a contact’s attempts moved by another node between the batch’s read and its write: the whole batch rolls back, places nothing; the next tick dials both', async () => {
+      const h = use();
+      const nums = numbers(2);
+      const w = await world(h, { agents: 2, numbers: nums });
+      const id = await started(h, w, { maxAttempts: 3 });
+      const s = h.services;
+      // Node B's own connection to the database.
+      const nodeB = h.testDb.connect();
+      try {
+        let movedBy: string | null = null;
+        const moveFirst = async (q: Queryable) => {
+          movedBy = h.dialect;
+          await q.run('UPDATE campaign_contacts SET attempts = attempts + 1 WHERE account_id = $1 AND campaign_id = $2 AND number = $3', [
+            w.t.accountId,
+            id,
+            nums[0]!,
+          ]);
+        };
+        // Node A: this node's services, its list port telling the test when a batch has read its candidates. There
+        // node B moves the first contact's attempts: on PostgreSQL from its own connection, committed at once; on
+        // SQLite no other connection can write while the batch's transaction (BEGIN IMMEDIATE) is open, so the one
+        // write that can come between the read and the write is in that transaction (and rolls back with it).
+        const nodeA = new Dialer({
+          db: h.db,
+          clock: h.clock,
+          log: h.ctx.log,
+          events: s.events,
+          accounts: s.accounts,
+          agents: s.agents,
+          liveState: s.liveState,
+          dnc: s.dnc,
+          blacklist: s.blacklist,
+          contacts: s.contacts,
+          lists: afterCandidatesRead(s.contactLists, (tx) => moveFirst(h.dialect === 'postgres' ? nodeB : tx)),
+          onDisposed: (accountId, callId) => s.webhooks.release(accountId, callId),
+        });
+        const figures = await nodeA.tick(w.t.accountId, id, null);
+        expect(movedBy).toBe(h.dialect);
+        // Both contacts were chosen (two free agents): neither is dialled, no command reaches the switch.
+        expect(figures?.dialled).toBe(0);
+        expect(await dialled(h, w)).toEqual([]);
+        const [calls] = await h.db.all<{ n: number }>('SELECT COUNT(*) AS n FROM campaign_calls WHERE account_id = $1 AND campaign_id = $2', [
+          w.t.accountId,
+          id,
+        ]);
+        expect(Number(calls!.n)).toBe(0);
+        // Node B's move stands where it was committed; nothing of node A's batch does.
+        const moved = h.dialect === 'postgres' ? 1 : 0;
+        expect(await attemptRows(h, w, id)).toEqual({ [nums[0]!]: { attempts: moved, in_call: null }, [nums[1]!]: { attempts: 0, in_call: null } });
+        // The next tick dials both, each as its attempt count now says.
+        const next = await tickAndRead(h, w);
+        expect(next.map((c) => c.customer).sort()).toEqual([...nums].sort());
+        const after = await attemptRows(h, w, id);
+        expect(after[nums[0]!]!.attempts).toBe(moved + 1);
+        expect(after[nums[1]!]!.attempts).toBe(1);
+        expect(new Set(Object.values(after).map((a) => a.in_call))).toEqual(new Set(next.map((c) => c.callId)));
+      } finally {
+        await nodeB.close();
+      }
     });
 
     it('maxLines holds at the moment of dialling, whatever the pacing asked', async () => {
