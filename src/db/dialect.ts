@@ -97,7 +97,7 @@ export interface DialectOps {
 
   /**
    * A FROM item `alias`: the rows of `table` of the account (`$1`) whose
-   * `column` is one of the values (parameter `$n`, distinct), found by one
+   * `column` is one of the values (parameter `$n`), each row once, found by one
    * index probe per value whatever the planner's statistics say.
    * PostgreSQL: a LATERAL subquery per value that the planner cannot
    * flatten (OFFSET 0). `column IN (SELECT unnest(…))` under custom plans
@@ -299,7 +299,8 @@ const postgres: DialectOps = {
     const type = typeof values[0] === 'number' ? 'bigint[]' : 'text[]';
     return {
       sql: `unnest($${n}::${type}) AS ${alias}_v(v) CROSS JOIN LATERAL (SELECT * FROM ${table} WHERE account_id = $1 AND ${column} = ${alias}_v.v OFFSET 0) AS ${alias}`,
-      param: values as unknown as Param,
+      // Each value once: a value listed twice would find its rows twice (an IN list finds them once).
+      param: [...new Set(values)] as unknown as Param,
     };
   },
   // One statement per table per batch: each round trip costs ~0.1 ms.

@@ -100,6 +100,8 @@ for (const dialect of testDialects()) {
         ).map((r) => r.event_id);
         expect(expected).toHaveLength(200);
         expect(await found(asked)).toEqual(expected);
+        // A value listed twice finds its row once, as an IN list does.
+        expect(await found(['ev-19600', 'ev-19600', 'ev-19602'])).toEqual(['ev-19600', 'ev-19602']);
         // Only the account's rows; an empty list finds none (a number column too).
         expect(await found(['ev-7'])).toEqual(['ev-7']);
         expect(await found([])).toEqual([]);
