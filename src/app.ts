@@ -164,6 +164,7 @@ export async function buildApp(opts: BuildOptions): Promise<{ app: FastifyInstan
   const services = buildServices(ctx, { audit });
   metrics.watchCaches(() => ({ ...services.analysis.cacheUse(), ...services.reports.cacheUse() }));
   metrics.watchChunks(() => services.chunks.refused);
+  metrics.watchIngest(() => services.events.mergeStats);
   for (const op of allOperations(services)) {
     registerOperation(app, op, { admission, validateResponses: opts.validateResponses ?? false, audit: services.audit });
   }

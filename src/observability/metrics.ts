@@ -34,6 +34,8 @@ export interface Metrics {
   watchCaches(read: () => Record<string, CacheUse>): void;
   /** The answer buffers' refused releases (http/chunk-pool.ts), read at every scrape as `callcenter_chunk_releases_refused_total`. */
   watchChunks(read: () => Readonly<Record<string, number>>): void;
+  /** events/ingest's transactions and the requests' batches they applied (modules/events/ingest-merge.ts), read at every scrape. */
+  watchIngest(read: () => Readonly<{ transactions: number; batches: number }>): void;
 }
 
 /**
@@ -116,6 +118,26 @@ export function installMetrics(app: FastifyInstance, db: Database): Metrics {
     },
   });
 
+  let ingest: () => Readonly<{ transactions: number; batches: number }> = () => ({ transactions: 0, batches: 0 });
+  new Counter({
+    name: 'callcenter_ingest_transactions_total',
+    help: 'Transactions that applied events/ingest batches on this node (batches of one account that waited for each other are applied together)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(ingest().transactions);
+    },
+  });
+  new Counter({
+    name: 'callcenter_ingest_batches_total',
+    help: 'events/ingest requests whose batch was applied on this node; divided by callcenter_ingest_transactions_total, the batches a transaction applied',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(ingest().batches);
+    },
+  });
+
   const caches: (() => Record<string, CacheUse>)[] = [];
   const cacheGauge = (name: string, help: string, pick: (u: CacheUse) => number) =>
     new Gauge({
@@ -173,6 +195,7 @@ export function installMetrics(app: FastifyInstance, db: Database): Metrics {
   return {
     watchCaches: (read) => void caches.push(read),
     watchChunks: (read) => void (chunkRefusals = read),
+    watchIngest: (read) => void (ingest = read),
     stream: {
       opened() {
         streams.inc();

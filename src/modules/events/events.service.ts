@@ -16,6 +16,8 @@ import { AgentStatesRepository } from './agent-states.repository.js';
 import { movesStates } from './agent-states.js';
 import type { AgentLive, CallLive } from './live.types.js';
 import { takeover } from './takeover.js';
+import { MergingQueue, type MergeStats } from './ingest-merge.js';
+import { inAmbient } from '../../db/ambient.js';
 
 /** PostgreSQL NOTIFY channel of the stream: payload `<accountId>:<seq>`. */
 export const CHANGES_CHANNEL = 'live_changes';
@@ -126,12 +128,37 @@ function toRecord(accountId: number, e: EndedCall): CallRecord {
   };
 }
 
+/** A request's events, parsed: the valid ones, and its answer so far (the events refused by parsing). */
+interface ParsedBatch {
+  parsed: Array<TelephonyEvent | null>;
+  valid: TelephonyEvent[];
+  result: IngestResult;
+}
+
+function parseBatch(raw: unknown[]): ParsedBatch {
+  const result: IngestResult = { accepted: 0, duplicates: 0, errors: [] };
+  const parsed: Array<TelephonyEvent | null> = raw.map((r, index) => {
+    const p = parseEvent(r);
+    if (Array.isArray(p)) {
+      result.errors.push({ index, code: p[0], message: p[1] });
+      return null;
+    }
+    return p;
+  });
+  return { parsed, valid: parsed.filter((e): e is TelephonyEvent => e !== null), result };
+}
+
+/** The most events one merged transaction applies (twice the largest request: a round's latency stays bounded). */
+export const MERGE_MAX_EVENTS = 2_000;
+
 export interface EventsServiceDeps {
   ctx: AppContext;
   accounts: AccountService;
   history: CallHistoryService;
   agentTime?: AgentTimeSink;
   outbound?: OutboundObserver;
+  /** Apply batches that wait for the same account together (default true; false: each alone, the plain path). */
+  mergeBatches?: boolean;
 }
 
 /**
@@ -147,6 +174,8 @@ export class EventsService {
   private readonly agentTime: AgentTimeSink;
   /** Campaign calls' outcomes (the campaign module's observer), in the ingest transaction. */
   private readonly outbound: OutboundObserver | null;
+  private readonly mergeBatches: boolean;
+  private readonly merging: MergingQueue<ParsedBatch, IngestResult>;
 
   constructor(deps: EventsServiceDeps) {
     this.ctx = deps.ctx;
@@ -154,20 +183,36 @@ export class EventsService {
     this.accounts = deps.accounts;
     this.history = deps.history;
     this.agentTime = deps.agentTime ?? NO_AGENT_TIME;
+    this.mergeBatches = deps.mergeBatches ?? true;
+    this.merging = new MergingQueue(
+      (accountId, batches) => this.applyBatches(accountId, batches),
+      (b) => b.valid.length,
+      MERGE_MAX_EVENTS,
+    );
   }
 
+  /**
+   * events/ingest: the batch is parsed here; batches of the account that
+   * arrive while its previous ingest runs are applied with it in one
+   * transaction (ingest-merge.ts), each answered on its own.
+   */
   async ingest(accountId: number, raw: unknown[]): Promise<IngestResult> {
-    const result: IngestResult = { accepted: 0, duplicates: 0, errors: [] };
-    const parsed: Array<TelephonyEvent | null> = raw.map((r, index) => {
-      const p = parseEvent(r);
-      if (Array.isArray(p)) {
-        result.errors.push({ index, code: p[0], message: p[1] });
-        return null;
-      }
-      return p;
-    });
-    const valid = parsed.filter((e): e is TelephonyEvent => e !== null);
-    if (valid.length === 0) return result;
+    const batch = parseBatch(raw);
+    if (batch.valid.length === 0) return batch.result;
+    // Inside a caller's transaction (none today) the batch is part of it: nothing to merge with.
+    if (!this.mergeBatches || inAmbient()) return (await this.applyBatches(accountId, [batch]))[0]!;
+    return this.merging.run(accountId, batch);
+  }
+
+  /** How many transactions applied how many requests' batches (`callcenter_ingest_*_total`). */
+  get mergeStats(): Readonly<MergeStats> {
+    return this.merging.stats;
+  }
+
+  /** Applies the batches in order, as one batch of all their events, in one transaction; one answer per batch. */
+  private async applyBatches(accountId: number, batches: ParsedBatch[]): Promise<IngestResult[]> {
+    const results = batches.map((b) => ({ ...b.result, errors: [...b.result.errors] }));
+    const valid = batches.length === 1 ? batches[0]!.valid : batches.flatMap((b) => b.valid);
     const callIds = [...new Set(valid.map((e) => e.callId).filter((c): c is string => c !== undefined))];
     const groupIds = [...new Set(valid.map((e) => e.groupId).filter((g): g is number => g !== undefined))];
     const agentIds = new Set(valid.map((e) => e.agentId).filter((a): a is number => a !== undefined));
@@ -188,37 +233,41 @@ export class EventsService {
       const remembered: Array<{ event_id: string; seq: number }> = [];
       const observed: TelephonyEvent[] = [];
       let seq = nextSeq;
-      for (let index = 0; index < parsed.length; index++) {
-        const ev = parsed[index];
-        if (!ev) continue;
-        if (known.has(ev.eventId)) {
-          result.duplicates++;
-          continue;
-        }
-        const owned = outbound !== null && ev.callId !== undefined && outbound.owns(ev.callId);
-        // Outbound progress, and the end of a dial the queue never saw, are the observer's alone.
-        const observerOnly = OUTBOUND_PROGRESS.has(ev.type) || (owned && ev.type === 'call.ended' && !machine.knows(ev.callId!));
-        const rejected = observerOnly
-          ? owned
-            ? null
-            : ([1012, `No data found: call ${ev.callId} is not a campaign call`] as [number, string])
-          : machine.apply(ev, seq);
-        if (rejected) {
-          result.errors.push({ index, code: rejected[0], message: rejected[1] });
-          continue;
-        }
-        known.add(ev.eventId);
-        if (owned) observed.push(ev);
-        if (observerOnly) {
-          if (ev.type === 'call.ended') unqueued.add(ev.callId!);
-          // Remembered (duplicates are refused) without a sequence number of its own: no live state changed.
-          remembered.push({ event_id: ev.eventId, seq: Math.max(0, seq - 1) });
+      for (let b = 0; b < batches.length; b++) {
+        const { parsed } = batches[b]!;
+        const result = results[b]!;
+        for (let index = 0; index < parsed.length; index++) {
+          const ev = parsed[index];
+          if (!ev) continue;
+          if (known.has(ev.eventId)) {
+            result.duplicates++;
+            continue;
+          }
+          const owned = outbound !== null && ev.callId !== undefined && outbound.owns(ev.callId);
+          // Outbound progress, and the end of a dial the queue never saw, are the observer's alone.
+          const observerOnly = OUTBOUND_PROGRESS.has(ev.type) || (owned && ev.type === 'call.ended' && !machine.knows(ev.callId!));
+          const rejected = observerOnly
+            ? owned
+              ? null
+              : ([1012, `No data found: call ${ev.callId} is not a campaign call`] as [number, string])
+            : machine.apply(ev, seq);
+          if (rejected) {
+            result.errors.push({ index, code: rejected[0], message: rejected[1] });
+            continue;
+          }
+          known.add(ev.eventId);
+          if (owned) observed.push(ev);
+          if (observerOnly) {
+            if (ev.type === 'call.ended') unqueued.add(ev.callId!);
+            // Remembered (duplicates are refused) without a sequence number of its own: no live state changed.
+            remembered.push({ event_id: ev.eventId, seq: Math.max(0, seq - 1) });
+            result.accepted++;
+            continue;
+          }
+          remembered.push({ event_id: ev.eventId, seq });
+          seq++;
           result.accepted++;
-          continue;
         }
-        remembered.push({ event_id: ev.eventId, seq });
-        seq++;
-        result.accepted++;
       }
       await repo.rememberEventIds(remembered);
       if (observed.length > 0) {
@@ -228,8 +277,8 @@ export class EventsService {
       }
       return seq - 1;
     });
-    result.errors.sort((a, b) => a.index - b.index);
-    return result;
+    for (const r of results) r.errors.sort((a, b) => a.index - b.index);
+    return results;
   }
 
   /** Moves a live call to agent `to` (queue/callTakeover); throws the rejection as an API error. */
