@@ -57,6 +57,13 @@ export interface DialectOps {
   readonly customPlansUntilCommit: string | null;
 
   /**
+   * The statement that ends `customPlansUntilCommit` before the transaction
+   * does: the planner's default again (prepared statements may use their
+   * cached generic plans); null where there is none. It reads no table.
+   */
+  readonly customPlansEnd: string | null;
+
+  /**
    * A statement setting a custom setting until the transaction ends (`$1`
    * its name, `$2` its value), read by triggers (the audit trail's
    * maintenance switch); null where there is neither (SQLite).
@@ -201,6 +208,7 @@ const sqlite: DialectOps = {
   transactionLock: async () => undefined,
   packedIntegers: (exprs) => `printf('${exprs.map(() => '%d').join(',')}', ${exprs.join(', ')})`,
   customPlansUntilCommit: null,
+  customPlansEnd: null,
   transactionSetting: null,
   // A WAL of up to 1 GB between checkpoints: each 20,000-call batch dirties
   // pages all over the caller index, and checkpointing after every batch wrote
@@ -273,6 +281,7 @@ const postgres: DialectOps = {
   },
   packedIntegers: (exprs) => `concat_ws(',', ${exprs.join(', ')})`,
   customPlansUntilCommit: "SELECT set_config('plan_cache_mode', 'force_custom_plan', true)",
+  customPlansEnd: 'SET LOCAL plan_cache_mode TO DEFAULT',
   transactionSetting: 'SELECT set_config($1, $2, true)',
   prepareBulkLoad: async () => undefined,
   async analyzeAfterBulkLoad(db, tables) {

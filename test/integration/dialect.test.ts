@@ -122,6 +122,27 @@ for (const dialect of testDialects()) {
             expect(plan).toMatch(/Index (Only )?Scan using event_ids_pkey/);
             expect(plan).not.toMatch(/Hash|Seq Scan|Bitmap/);
           });
+          // After its reads the ingest writes under the planner's default (customPlansEnd): reads there are
+          // probes, whose generic plan (the one a prepared statement settles on) is the same nested loop.
+          await t.db.transaction(async (tx) => {
+            const q = tenant(tx, 1);
+            await q.untenanted('a planner setting', "SELECT set_config('plan_cache_mode', 'force_generic_plan', true)");
+            const p = ops.probeRows('event_ids', 'e', 'event_id', 2, asked);
+            await q.untenanted('a statement to explain', `PREPARE probe_generic (bigint, text[]) AS SELECT e.event_id FROM ${p.sql}`);
+            const plan = (await q.untenanted<{ 'QUERY PLAN': string }>('its plan', `EXPLAIN EXECUTE probe_generic (1, '{${asked.join(',')}}')`))
+              .map((r) => r['QUERY PLAN'])
+              .join('\n');
+            await q.untenanted('done', 'DEALLOCATE probe_generic');
+            expect(plan).toMatch(/account_id = \$1/); // the generic plan: parameters, not values
+            expect(plan).toMatch(/Nested Loop/);
+            expect(plan).toMatch(/Index (Only )?Scan using event_ids_pkey/);
+            expect(plan).not.toMatch(/Hash|Seq Scan|Bitmap/);
+          });
+          await t.db.transaction(async (tx) => {
+            await tenant(tx, 1).untenanted('a planner setting', ops.customPlansUntilCommit!);
+            await tenant(tx, 1).untenanted('the default again', ops.customPlansEnd!);
+            expect(await tx.get("SELECT current_setting('plan_cache_mode') AS mode")).toEqual({ mode: 'auto' });
+          });
         }
       } finally {
         await t.db.close();

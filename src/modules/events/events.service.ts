@@ -397,6 +397,7 @@ export class EventsService {
       const machine = new LiveMachine(timezone, agents, calls, ended, groups, new LateCorrections(stored), history, foreign);
       const last = await fn(machine, repo, base + 1, tx);
       if (last <= base) return;
+      await repo.customPlansEnd();
       await this.persist(tx, accountId, repo, states, machine, base + 1, last);
       for (const { old, next } of machine.late.changed.values()) await this.history.replace(tx, accountId, old, next);
       notifySeq = last;

@@ -1,6 +1,6 @@
 import type { Param, Queryable } from '../../../db/types.js';
 import { tenant } from '../../../db/tenant.js';
-import { inList } from '../../../db/in-list.js';
+import { probeRows } from '../../../db/in-list.js';
 import type { CallRecordSink } from '../../calls/call-record-sink.js';
 import type { CallRecord } from '../../calls/call-record.js';
 import type { AgentSpan, AgentTimeSink } from '../../events/agent-time.js';
@@ -166,12 +166,14 @@ async function zoneOf(tx: Queryable, accountId: number): Promise<string> {
 async function addWraps(tx: Queryable, accountId: number, batch: Batch, wraps: Map<string, number>): Promise<void> {
   const t = tenant(tx, accountId);
   const ids = [...wraps.keys()];
-  const a = inList(t, 'call_id', 2, ids);
-  const b = inList(t, 'call_id', 3, ids);
+  // One index probe per call (probeRows): this read runs after the ingest's reads, under the planner's
+  // default plans (events.service.ts), where an IN list may hash-join every call of the account.
+  const a = probeRows(t, 'calls', 'c', 'call_id', 2, ids);
+  const b = probeRows(t, 'live_calls', 'l', 'call_id', 3, ids);
   // live_calls (events module): a call taken over is still live while its first agent wraps up; one read of both.
   const rows = await t.all<{ call_id: string; group_id: number | null; queued_at: number }>(
-    `SELECT call_id, group_id, queued_at FROM calls WHERE account_id = $1 AND ${a.sql}
-     UNION ALL SELECT call_id, group_id, queued_at FROM live_calls WHERE account_id = $1 AND ${b.sql}`,
+    `SELECT c.call_id, c.group_id, c.queued_at FROM ${a.sql}
+     UNION ALL SELECT l.call_id, l.group_id, l.queued_at FROM ${b.sql}`,
     [a.param, b.param],
   );
   const seen = new Set<string>();
