@@ -10,8 +10,10 @@ import { ManualClock } from '../src/clock.js';
 import { loadConfig } from '../src/config/config.js';
 import { dialectOf } from '../src/db/dialect.js';
 import { migrate } from '../src/db/migrate.js';
+import { tenant } from '../src/db/tenant.js';
 import type { Database, Dialect } from '../src/db/types.js';
 import { AccountService } from '../src/modules/account/account.service.js';
+import { AbandonWindowRepository } from '../src/modules/campaign/abandon-window.repository.js';
 import type { Services } from '../src/modules/services.js';
 import { openFreshBenchDatabase } from './support.js';
 
@@ -165,4 +167,6 @@ export async function seedDialHistory(s: BenchService, accountId: number, campai
      ])}`,
     [accountId, campaignId, JSON.stringify(rows)],
   );
+  // Written around the dialer's one writer of answers and outcomes: the abandon window's counters counted from them.
+  await s.db.transaction((tx) => new AbandonWindowRepository(tenant(tx, accountId)).recount(campaignId));
 }

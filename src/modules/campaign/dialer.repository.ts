@@ -1,7 +1,8 @@
 import { bulkWrite, type BulkColumn } from '../../db/bulk.js';
-import { dialectOf } from '../../db/dialect.js';
 import { inList } from '../../db/in-list.js';
 import type { TenantQueries } from '../../db/tenant.js';
+import type { Param } from '../../db/types.js';
+import { AbandonWindowRepository, COUNTED_SQL, type ChangedDial, type WindowFigures } from './abandon-window.repository.js';
 
 /** A contact's attempt state in one campaign (`campaign_contacts`). */
 export interface AttemptRow {
@@ -181,21 +182,37 @@ export class DialerRepository {
     return this.t.get<CallRow>(`SELECT ${CALL} FROM campaign_calls WHERE account_id = $1 AND call_id = $2`, [callId]).then((r) => r && callRow(r));
   }
 
+  /**
+   * The one writer of a dial's answer (`answered_by`) and outcome, what the
+   * abandon window counts: the change, then in the same statement's
+   * transaction its difference to the window's counters
+   * (AbandonWindowRepository.follow). Every change of either goes through
+   * here (callProgress, endCall, markAbandoned; abandon-window.test.ts
+   * fails on any other statement that writes them), so none can leave the
+   * counters behind. The caller's statements must be in one transaction.
+   */
+  private async changeDial(callId: string, set: string, where: string, params: readonly Param[]): Promise<void> {
+    const rows = await this.t.all<ChangedDial>(
+      `UPDATE campaign_calls SET ${set} WHERE account_id = $1 AND call_id = $2${where} RETURNING campaign_id, dialled_at, counted, ${COUNTED_SQL} AS now`,
+      [callId, ...params],
+    );
+    for (const r of rows) await new AbandonWindowRepository(this.t).follow(callId, r);
+  }
+
+  /** Connection and who answered, the agent's answer (in a transaction: changeDial). */
   async callProgress(callId: string, f: { connectedAt?: number; answeredBy?: string; agentAnsweredAt?: number; agentId?: number }): Promise<void> {
-    await this.t.run(
-      `UPDATE campaign_calls SET connected_at = COALESCE(connected_at, $3), answered_by = COALESCE(answered_by, $4),
-         agent_answered_at = COALESCE(agent_answered_at, $5), agent_id = COALESCE($6, agent_id)
-       WHERE account_id = $1 AND call_id = $2`,
-      [callId, f.connectedAt ?? null, f.answeredBy ?? null, f.agentAnsweredAt ?? null, f.agentId ?? null],
+    await this.changeDial(
+      callId,
+      `connected_at = COALESCE(connected_at, $3), answered_by = COALESCE(answered_by, $4),
+         agent_answered_at = COALESCE(agent_answered_at, $5), agent_id = COALESCE($6, agent_id)`,
+      '',
+      [f.connectedAt ?? null, f.answeredBy ?? null, f.agentAnsweredAt ?? null, f.agentId ?? null],
     );
   }
 
+  /** The call's end and outcome, once (in a transaction: changeDial). */
   async endCall(callId: string, endedAt: number, outcome: string): Promise<void> {
-    await this.t.run('UPDATE campaign_calls SET ended_at = $3, outcome = $4, obd_pending = 1 WHERE account_id = $1 AND call_id = $2 AND ended_at IS NULL', [
-      callId,
-      endedAt,
-      outcome,
-    ]);
+    await this.changeDial(callId, 'ended_at = $3, outcome = $4, obd_pending = 1', ' AND ended_at IS NULL', [endedAt, outcome]);
   }
 
   /** After a call's end: the contact's next state. */
@@ -234,8 +251,9 @@ export class DialerRepository {
     ]);
   }
 
+  /** The service's own abandon (no agent within connectSecs), unless the call has an outcome (in a transaction: changeDial). */
   async markAbandoned(callId: string): Promise<void> {
-    await this.t.run("UPDATE campaign_calls SET outcome = 'abandoned' WHERE account_id = $1 AND call_id = $2 AND outcome IS NULL", [callId]);
+    await this.changeDial(callId, "outcome = 'abandoned'", ' AND outcome IS NULL', []);
   }
 
   async obdShown(callId: string): Promise<void> {
@@ -319,29 +337,9 @@ export class DialerRepository {
     ]);
   }
 
-  /**
-   * `window` of several campaigns in one read (`since`: each one's window
-   * start). A LEFT JOIN, not a JOIN: with a JOIN SQLite's planner scans the
-   * calls and probes the JSON array for each (37 ms a tick for 100
-   * campaigns, against 2 ms with the campaigns as the outer loop).
-   */
-  async windowsOf(campaigns: ReadonlyArray<{ campaign_id: number; since: number }>): Promise<Map<number, { humanAnswered: number; abandoned: number }>> {
-    const out = new Map<number, { humanAnswered: number; abandoned: number }>();
-    if (campaigns.length === 0) return out;
-    const j = dialectOf(this.t).jsonRows(2, 'j', [
-      ['campaign_id', 'bigint'],
-      ['since', 'bigint'],
-    ]);
-    const rows = await this.t.all<{ campaign_id: number; h: number | null; a: number | null }>(
-      `SELECT j.campaign_id,
-              SUM(CASE WHEN w.answered_by = 'human' OR (w.outcome = 'abandoned' AND w.answered_by IS NULL) THEN 1 ELSE 0 END) AS h,
-              SUM(CASE WHEN w.outcome = 'abandoned' THEN 1 ELSE 0 END) AS a
-       FROM ${j} LEFT JOIN campaign_calls w ON w.account_id = $1 AND w.campaign_id = j.campaign_id AND w.dialled_at >= j.since
-       GROUP BY j.campaign_id`,
-      [JSON.stringify(campaigns)],
-    );
-    for (const r of rows) out.set(Number(r.campaign_id), { humanAnswered: Number(r.h ?? 0), abandoned: Number(r.a ?? 0) });
-    return out;
+  /** The window of several campaigns in one read, from the counters (AbandonWindowRepository). */
+  windowsOf(campaigns: ReadonlyArray<{ campaign_id: number; since: number }>): Promise<Map<number, WindowFigures>> {
+    return new AbandonWindowRepository(this.t).windowsOf(campaigns);
   }
 
   /** Agents any campaign of the account holds now: a progressive or preview call in progress, a preview reservation. */
@@ -354,14 +352,8 @@ export class DialerRepository {
   }
 
   /** Over the window from `since`: people who answered, and of them those abandoned (machine answers count in neither). */
-  async window(campaignId: number, since: number): Promise<{ humanAnswered: number; abandoned: number }> {
-    const row = await this.t.get<{ h: number | null; a: number | null }>(
-      `SELECT SUM(CASE WHEN answered_by = 'human' OR (outcome = 'abandoned' AND answered_by IS NULL) THEN 1 ELSE 0 END) AS h,
-              SUM(CASE WHEN outcome = 'abandoned' THEN 1 ELSE 0 END) AS a
-       FROM campaign_calls WHERE account_id = $1 AND campaign_id = $2 AND dialled_at >= $3`,
-      [campaignId, since],
-    );
-    return { humanAnswered: Number(row?.h ?? 0), abandoned: Number(row?.a ?? 0) };
+  async window(campaignId: number, since: number): Promise<WindowFigures> {
+    return (await this.windowsOf([{ campaign_id: campaignId, since }])).get(campaignId) ?? { humanAnswered: 0, abandoned: 0 };
   }
 
   /**

@@ -256,7 +256,6 @@ export class Dialer {
    * changed any.
    */
   private async closeStale(accountId: number, c: Campaign, open: readonly CallRow[], now: number): Promise<boolean> {
-    const repo = this.repo(accountId);
     let moved = false;
     const abandonBefore = now - c.connectSecs - 1;
     const silentBefore = now - c.ringSecs - SILENT_GRACE_SECS;
@@ -269,7 +268,8 @@ export class Dialer {
         call.connected_at !== null &&
         call.connected_at <= abandonBefore
       ) {
-        await repo.markAbandoned(call.call_id);
+        // A transaction: the outcome and the abandon window's counters change together (DialerRepository.changeDial).
+        await this.d.db.transaction((tx) => this.repo(accountId, tx).markAbandoned(call.call_id));
         moved = true;
       } else if (call.connected_at === null && call.agent_answered_at === null && call.dialled_at <= silentBefore) {
         moved = true;
