@@ -17,9 +17,10 @@
  * the other in each round, and reports the median ratio with its range: one
  * pair of 5-second runs moves by ±0.05 × on this machine. --baseline DIR
  * starts a second server from another checkout (built: its dist/ current) on
- * the same database and measures the views on it in the same rounds, right
- * after ours: a before/after comparison on one machine state (runs minutes
- * apart differ by more than most changes).
+ * the same database and measures the views on it in the same rounds, the
+ * two one right after the other (this build first in odd rounds, the
+ * baseline first in even ones): a before/after comparison on one machine
+ * state (runs minutes apart differ by more than most changes).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -262,7 +263,7 @@ async function main(): Promise<void> {
         const url = `${base}/api/v2/${op}`;
         const sample = JSON.stringify(await post(url, body));
         if (!sample.includes('"success"')) console.warn(`  ${op} answered ${sample}`);
-        const runs: Array<{ ours: WrkResult; bare: WrkResult; ratio: number; before?: number }> = [];
+        const runs: Array<{ ours: WrkResult; bare: WrkResult; ratio: number; before?: number; cpuRatio?: number }> = [];
         const baseUrl = `${baseBase}/api/v2/${op}`;
         const payload = JSON.stringify(body);
         wrk(url, payload, 2);
@@ -275,11 +276,17 @@ async function main(): Promise<void> {
             const result = run();
             return { result, cpuUs: (cpuMicros(pid) - cpu0) / (result.rps * DURATION) };
           };
-          const mine = perRequest(server.pid, () => wrk(url, payload, DURATION));
+          const measureOurs = () => perRequest(server.pid, () => wrk(url, payload, DURATION));
+          const measureTheirs = () => (baseline ? perRequest(baseline.pid, () => wrk(baseUrl, payload, DURATION)) : undefined);
+          // Alternated: this build first in odd rounds, the baseline first in even ones (the second of two
+          // runs in a row meets another machine state; one order in every round would count that as a cost).
+          const theirsFirst = baseline !== null && round % 2 === 1;
+          const early = theirsFirst ? measureTheirs() : undefined;
+          const mine = measureOurs();
+          const theirs = theirsFirst ? early : measureTheirs();
           const ours = mine.result;
-          const theirs = baseline ? perRequest(baseline.pid, () => wrk(baseUrl, payload, DURATION)) : undefined;
           const before = theirs ? theirs.result.rps / bare.rps : undefined;
-          runs.push({ ours, bare, ratio: ours.rps / bare.rps, before });
+          runs.push({ ours, bare, ratio: ours.rps / bare.rps, before, cpuRatio: theirs ? theirs.cpuUs / mine.cpuUs : undefined });
           if (ROUNDS > 1 || baseline) {
             const was = before === undefined ? '' : `; baseline ${before.toFixed(2)} ×, ${theirs!.cpuUs.toFixed(1)} µs CPU a request`;
             console.log(
@@ -287,7 +294,13 @@ async function main(): Promise<void> {
             );
           }
         }
-        if (baseline) console.log(`  ${op} baseline (${BASELINE}): median ${lowerMiddle(runs.map((x) => x.before!).sort((x, y) => x - y)).toFixed(2)} ×`);
+        if (baseline) {
+          const cpu = runs.map((x) => x.cpuRatio!).sort((x, y) => x - y);
+          console.log(
+            `  ${op} baseline (${BASELINE}): median ${lowerMiddle(runs.map((x) => x.before!).sort((x, y) => x - y)).toFixed(2)} ×; ` +
+              `CPU a request, baseline ÷ this build: median ${lowerMiddle(cpu).toFixed(2)} (${cpu[0]!.toFixed(2)}–${cpu[cpu.length - 1]!.toFixed(2)})`,
+          );
+        }
         runs.sort((x, y) => x.ratio - y.ratio);
         const { ours: r, bare, ratio } = lowerMiddle(runs);
         const range = runs.length > 1 ? `, ${runs[0]!.ratio.toFixed(2)}–${runs[runs.length - 1]!.ratio.toFixed(2)} in ${runs.length} rounds` : '';
