@@ -157,8 +157,6 @@ export interface EventsServiceDeps {
   history: CallHistoryService;
   agentTime?: AgentTimeSink;
   outbound?: OutboundObserver;
-  /** Apply batches that wait for the same account together (default true; false: each alone, the plain path). */
-  mergeBatches?: boolean;
 }
 
 /**
@@ -174,7 +172,6 @@ export class EventsService {
   private readonly agentTime: AgentTimeSink;
   /** Campaign calls' outcomes (the campaign module's observer), in the ingest transaction. */
   private readonly outbound: OutboundObserver | null;
-  private readonly mergeBatches: boolean;
   private readonly merging: MergingQueue<ParsedBatch, IngestResult>;
 
   constructor(deps: EventsServiceDeps) {
@@ -183,7 +180,6 @@ export class EventsService {
     this.accounts = deps.accounts;
     this.history = deps.history;
     this.agentTime = deps.agentTime ?? NO_AGENT_TIME;
-    this.mergeBatches = deps.mergeBatches ?? true;
     this.merging = new MergingQueue(
       (accountId, batches) => this.applyBatches(accountId, batches),
       (b) => b.valid.length,
@@ -200,7 +196,7 @@ export class EventsService {
     const batch = parseBatch(raw);
     if (batch.valid.length === 0) return batch.result;
     // Inside a caller's transaction (none today) the batch is part of it: nothing to merge with.
-    if (!this.mergeBatches || inAmbient()) return (await this.applyBatches(accountId, [batch]))[0]!;
+    if (inAmbient()) return (await this.applyBatches(accountId, [batch]))[0]!;
     return this.merging.run(accountId, batch);
   }
 
