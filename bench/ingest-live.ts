@@ -8,7 +8,8 @@
  *    body of the same size (started by this script; target ≥ 0.5 ×).
  *
  *   npx tsx bench/ingest-live.ts [--db sqlite|postgres|both] [--duration 10] [--senders 4]
- *                                [--rounds 1] [--only ingest|views] [--baseline DIR]
+ *                                [--rounds 1] [--only ingest|views] [--view Agent/live|queue/count]
+ *                                [--baseline DIR]
  *
  * The server runs as a child process pinned to core 0 (taskset), wrk and the
  * event senders on core 1. Each run starts on a fresh database (SQLite in a
@@ -42,6 +43,8 @@ const DURATION = Number(options.duration ?? 10);
 const SENDERS = Number(options.senders ?? 4);
 const ROUNDS = Number(options.rounds ?? 1);
 const ONLY = options.only;
+/** --view: measure this one view only (with BENCH_SERVER_NODE_ARGS=--cpu-prof, a profile of one view). */
+const VIEW = options.view;
 const BASELINE = options.baseline ? path.resolve(options.baseline) : null;
 if (ONLY !== undefined && ONLY !== 'ingest' && ONLY !== 'views') throw new Error('--only: ingest or views');
 const BATCH = 500;
@@ -260,6 +263,7 @@ async function main(): Promise<void> {
         ['Agent/live', { ssid: viewsSsid, groupid: 55 }],
         ['queue/count', { ssid: viewsSsid }],
       ] as const) {
+        if (VIEW !== undefined && VIEW !== op) continue;
         const url = `${base}/api/v2/${op}`;
         const sample = JSON.stringify(await post(url, body));
         if (!sample.includes('"success"')) console.warn(`  ${op} answered ${sample}`);
