@@ -102,10 +102,7 @@ export function startScriptNodeArgs(dir = root): string[] {
  */
 export function startServerProcess(env: Record<string, string>, opts: { core?: number; cwd?: string; nodeArgs?: string[] } = {}): ChildProcess {
   const cwd = opts.cwd ?? root;
-  // BENCH_SERVER_NODE_ARGS: extra node flags for every server a benchmark starts, e.g. to profile it under the load
-  // (`--cpu-prof --cpu-prof-dir=DIR`; NODE_OPTIONS refuses --cpu-prof).
-  const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-  const nodeArgs = [...startScriptNodeArgs(cwd), ...(opts.nodeArgs ?? []), ...extra];
+  const nodeArgs = [...startScriptNodeArgs(cwd), ...(opts.nodeArgs ?? [])];
   return startChild(process.execPath, [...nodeArgs, ...serverArgs()], { ...startScriptEnv(cwd), ...env }, opts.core ?? 0, cwd);
 }
 
