@@ -152,7 +152,18 @@ async function ingestRun(base: string, ssid: string, agents: number[]): Promise<
 }
 
 /** 50 agents in group 55 in mixed states and 200 live calls (queued, ringing, connected). */
-async function liveScene(base: string, ssid: string, agents: number[]): Promise<void> {
+/**
+ * The scene the views show, ingested through `bases[0]`; the others (a
+ * baseline build) get the same batch, which they answer as duplicates. Why
+ * every server ingests: the first transaction a process runs enters the
+ * ambient transaction's AsyncLocalStorage (db/ambient.ts), and from then on
+ * Node 20 tracks the async context of every promise and tick — about 10 %
+ * more CPU a view request on PostgreSQL. A server that never wrote (a
+ * baseline that only answered the views) measured cheaper for that alone
+ * (2026-11-29: Agent/live 0.89 of a93ff13 that way), and a production node
+ * ingests all the time.
+ */
+async function liveScene(bases: string[], ssid: string, agents: number[]): Promise<void> {
   const ts = Date.now() / 1000 - 120;
   const ev: unknown[] = [];
   let n = 0;
@@ -177,9 +188,11 @@ async function liveScene(base: string, ssid: string, agents: number[]): Promise<
       if (c < 24) e('call.answered', { callId: `live-${c}`, agentId });
     }
   }
-  const out = await post(`${base}/api/v2/events/ingest`, { ssid, events: ev });
-  const data = out.data as { accepted: number; errors: unknown[] };
-  if (data.errors.length > 0) throw new Error(`scene rejected: ${JSON.stringify(data.errors.slice(0, 3))}`);
+  for (const base of bases) {
+    const out = await post(`${base}/api/v2/events/ingest`, { ssid, events: ev });
+    const data = out.data as { accepted: number; errors: unknown[] };
+    if (data.errors.length > 0) throw new Error(`scene rejected: ${JSON.stringify(data.errors.slice(0, 3))}`);
+  }
 }
 
 interface WrkResult {
@@ -258,7 +271,7 @@ async function main(): Promise<void> {
         console.log(lines[lines.length - 1]);
       }
       if (ONLY === 'ingest') continue;
-      await liveScene(base, viewsSsid, viewAgents);
+      await liveScene(baseline ? [base, baseBase] : [base], viewsSsid, viewAgents);
       for (const [op, body] of [
         ['Agent/live', { ssid: viewsSsid, groupid: 55 }],
         ['queue/count', { ssid: viewsSsid }],
