@@ -154,14 +154,10 @@ async function ingestRun(base: string, ssid: string, agents: number[]): Promise<
 /** 50 agents in group 55 in mixed states and 200 live calls (queued, ringing, connected). */
 /**
  * The scene the views show, ingested through `bases[0]`; the others (a
- * baseline build) get the same batch, which they answer as duplicates. Why
- * every server ingests: the first transaction a process runs enters the
- * ambient transaction's AsyncLocalStorage (db/ambient.ts), and from then on
- * Node 20 tracks the async context of every promise and tick — about 10 %
- * more CPU a view request on PostgreSQL. A server that never wrote (a
- * baseline that only answered the views) measured cheaper for that alone
- * (2026-11-29: Agent/live 0.89 of a93ff13 that way), and a production node
- * ingests all the time.
+ * baseline build) get the same batch, which they answer as duplicates, so
+ * every server measured has done the same kind of work before the views (a
+ * process that ingested has another heap and other compiled code than one
+ * that only answered views; a production node ingests all the time).
  */
 async function liveScene(bases: string[], ssid: string, agents: number[]): Promise<void> {
   const ts = Date.now() / 1000 - 120;
