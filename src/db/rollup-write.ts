@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { dialectOf, type AddColumns, type MarkRows, type RollupRows } from './dialect.js';
 import type { TenantQueries } from './tenant.js';
-import type { Param } from './types.js';
+import type { Param, Queryable } from './types.js';
 
 /**
  * A table of change marks: one random number per account and UTC day (or
@@ -73,4 +73,51 @@ export async function writeRollup(t: TenantQueries, change: RollupChange): Promi
   }
   const rows: RollupRows[] = writes.map((w) => ({ table: w.table.name, cols: w.table.cols, rows: w.rows }));
   await dialectOf(t).writeRollup(t, rows, [...marks.values()]);
+}
+
+/** Roll-up deltas a writer keeps in memory until the gathering it joined ends (`gatherRollups`). */
+export interface PendingRollup {
+  /** Writes the deltas (through `writeRollup`), in the transaction they were gathered in. */
+  flush(): Promise<void>;
+}
+
+/** The open gatherings, by the transaction's executor (SQLite's one connection runs one transaction at a time). */
+const gatherings = new WeakMap<Queryable, Map<string, Promise<PendingRollup>>>();
+
+/**
+ * Runs `fn` (a transaction's work, inside that transaction) with the
+ * roll-up writers it calls adding their deltas to one pending roll-up per
+ * key (`gatheredRollup`), and writes each once when `fn` is done, before it
+ * returns: the owner of the transaction (the ingest, events.service.ts
+ * persist) guarantees the write before its commit, whichever writers
+ * joined. Measured reason: a complete-call batch's report writers (the
+ * finished calls and the agent state spans) wrote the same report_agent and
+ * report_agent_day rows twice, ~300–500 upserts a batch. Nested: the
+ * outer gathering writes. If `fn` throws nothing is written (the
+ * transaction rolls back).
+ */
+export async function gatherRollups<T>(tx: Queryable, fn: () => Promise<T>): Promise<T> {
+  if (gatherings.has(tx)) return fn();
+  const pending = new Map<string, Promise<PendingRollup>>();
+  gatherings.set(tx, pending);
+  try {
+    const result = await fn();
+    for (const p of pending.values()) await (await p).flush();
+    return result;
+  } finally {
+    gatherings.delete(tx);
+  }
+}
+
+/**
+ * The pending roll-up `key` of the gathering open on `tx` (made by `make`
+ * on its first use), or null when none is open: the writer then writes at
+ * once (the plain path: seeding, a call history written outside an ingest).
+ */
+export function gatheredRollup<P extends PendingRollup>(tx: Queryable, key: string, make: () => Promise<P>): Promise<P> | null {
+  const pending = gatherings.get(tx);
+  if (!pending) return null;
+  let p = pending.get(key);
+  if (!p) pending.set(key, (p = make()));
+  return p as Promise<P>;
 }

@@ -18,6 +18,7 @@ import type { AgentLive, CallLive } from './live.types.js';
 import { takeover } from './takeover.js';
 import { MergingQueue, type MergeStats } from './ingest-merge.js';
 import { inAmbient } from '../../db/ambient.js';
+import { gatherRollups } from '../../db/rollup-write.js';
 
 /** PostgreSQL NOTIFY channel of the stream: payload `<accountId>:<seq>`. */
 export const CHANGES_CHANNEL = 'live_changes';
@@ -394,8 +395,12 @@ export class EventsService {
       const last = await fn(machine, repo, base + 1, tx);
       if (last <= base) return;
       await repo.customPlansEnd();
-      await this.persist(tx, accountId, repo, states, machine, base + 1, last);
-      for (const { old, next } of machine.late.changed.values()) await this.history.replace(tx, accountId, old, next);
+      // The roll-up writers called below add to one pending roll-up each (the report's: the finished
+      // calls' and the agent spans' shared report_agent rows), written once before the commit.
+      await gatherRollups(tx, async () => {
+        await this.persist(tx, accountId, repo, states, machine, base + 1, last);
+        for (const { old, next } of machine.late.changed.values()) await this.history.replace(tx, accountId, old, next);
+      });
       notifySeq = last;
     });
     if (notifySeq > 0) {

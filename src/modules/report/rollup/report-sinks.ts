@@ -5,7 +5,7 @@ import type { CallRecordSink } from '../../calls/call-record-sink.js';
 import type { CallRecord } from '../../calls/call-record.js';
 import type { AgentSpan, AgentTimeSink } from '../../events/agent-time.js';
 import { localDay } from '../../../time/zone.js';
-import { rollupTable, writeRollup } from '../../../db/rollup-write.js';
+import { gatheredRollup, rollupTable, writeRollup } from '../../../db/rollup-write.js';
 import { REPORT_MARKS } from './marks.js';
 import { QUARTER, QUEUE_SUMS, ix, quarterOf, queueDelta } from './queue-rollup.js';
 
@@ -140,9 +140,7 @@ export function addSpans(batch: Batch, spans: readonly AgentSpan[]): Map<string,
 export class ReportCallSink implements CallRecordSink {
   async apply(tx: Queryable, accountId: number, records: readonly CallRecord[], sign: 1 | -1): Promise<void> {
     if (records.length === 0) return;
-    const batch = new Batch(await zoneOf(tx, accountId));
-    addCalls(batch, records, sign);
-    await batch.flush(tx, accountId);
+    await inBatch(tx, accountId, (batch) => addCalls(batch, records, sign));
   }
 }
 
@@ -150,11 +148,29 @@ export class ReportCallSink implements CallRecordSink {
 export class ReportAgentTimeSink implements AgentTimeSink {
   async apply(tx: Queryable, accountId: number, spans: readonly AgentSpan[]): Promise<void> {
     if (spans.length === 0) return;
-    const batch = new Batch(await zoneOf(tx, accountId));
-    const wraps = addSpans(batch, spans);
-    if (wraps.size > 0) await addWraps(tx, accountId, batch, wraps);
-    await batch.flush(tx, accountId);
+    await inBatch(tx, accountId, async (batch) => {
+      const wraps = addSpans(batch, spans);
+      if (wraps.size > 0) await addWraps(tx, accountId, batch, wraps);
+    });
   }
+}
+
+/**
+ * Adds to the account's report batch of the transaction's roll-up gathering
+ * (`gatherRollups`, src/db/rollup-write.ts: the ingest's, written once before
+ * its commit, so the finished calls and the agent spans write their shared
+ * report_agent and report_agent_day rows once), or, with no gathering open,
+ * to a batch of its own written at once (the plain path).
+ */
+async function inBatch(tx: Queryable, accountId: number, add: (batch: Batch) => void | Promise<void>): Promise<void> {
+  const gathered = gatheredRollup(tx, `report:${accountId}`, async () => {
+    const batch = new Batch(await zoneOf(tx, accountId));
+    return { batch, flush: () => batch.flush(tx, accountId) };
+  });
+  if (gathered) return add((await gathered).batch);
+  const batch = new Batch(await zoneOf(tx, accountId));
+  await add(batch);
+  await batch.flush(tx, accountId);
 }
 
 /** The account's zone (the accounts table, account/): one key lookup per batch. */
