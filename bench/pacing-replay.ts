@@ -17,7 +17,7 @@
  */
 import { parseArgs } from '../src/cli/args.js';
 import { ANSWER_SAMPLE, humanRateOf, learned } from '../src/modules/campaign/dialer.js';
-import type { RecentDial } from '../src/modules/campaign/dialer.repository.js';
+import { sampleOf, type RecentDial } from '../src/modules/campaign/dial-sample.js';
 import { decideDials, type PacingDecision, type PacingInput } from '../src/modules/campaign/pacing.js';
 import { DEFAULT_OUTBOUND, OutboundModel } from '../src/simulator/outbound.js';
 import type { SimEvent } from '../src/simulator/types.js';
@@ -156,7 +156,8 @@ export function replay(opts: { seed: number; secs: number; agents: number; limit
       ended_at: r.endedAt,
       wrap_secs: r.wrapSecs,
     }));
-    const { outcomes, talkSecs, wrapSecs } = learned(rows);
+    const sample = sampleOf(rows);
+    const { outcomes, talkSecs, wrapSecs } = learned(sample);
     const reserved = new Set(openCalls.filter((k) => !k.predictive && k.agentId !== null).map((k) => k.agentId!));
     const input: PacingInput = {
       mode: 'predictive',
@@ -169,7 +170,7 @@ export function replay(opts: { seed: number; secs: number; agents: number; limit
       humanAnswered: humans,
       abandoned,
       maxAbandonRate: opts.limit,
-      humanRate: humanRateOf(rows),
+      humanRate: humanRateOf(sample),
       outlook: {
         talking,
         wrapping,

@@ -1,5 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { tenant } from '../../src/db/tenant.js';
+import { sampleOf } from '../../src/modules/campaign/dial-sample.js';
 import { ANSWER_SAMPLE, humanRateOf, learned } from '../../src/modules/campaign/dialer.js';
 import { DialerRepository, type RecentDial } from '../../src/modules/campaign/dialer.repository.js';
 import type { PacingInput } from '../../src/modules/campaign/pacing.js';
@@ -11,8 +12,12 @@ import { started, world } from './campaigns.fixtures.js';
 /*
  * The predictive look-ahead learns from each predictive campaign's last
  * dials with a result, read for all the account's predictive campaigns in
- * one statement per 8 (DialerRepository.recentDialsOf): each campaign must
- * get exactly its own last N, newest first, ties on the second by call id.
+ * one statement per 8 (DialerRepository.recentDialsOf, the plain path):
+ * each campaign must get exactly its own last N, newest first, ties on the
+ * second by call id. The tick reads them added up by the database
+ * (DialerRepository.samplesOf: one statement on PostgreSQL, grouped by the
+ * seconds to the answer and who answered): exactly what `sampleOf` adds up
+ * of the plain path's rows.
  */
 
 afterAll(() => closeReaders());
@@ -27,6 +32,9 @@ interface Seeded extends RecentDial {
  * three still ringing (no result: never learned from; dialled less than
  * ringSecs ago, so a tick leaves them alone), the next one answered and
  * still talking (a result); each campaign answered in its own proportion.
+ * Every seventh person "answered" two seconds before the dial (a switch's
+ * clock ahead: counted at 0 s, with those answered in the dial's second), and wrap-ups have
+ * tenths of a second (a real column: summed in whole milliseconds).
  */
 function dialsOf(campaignId: number, slot: number, count: number, end: number): Array<Seeded & { resolved: boolean }> {
   return Array.from({ length: count }, (_, j) => {
@@ -38,11 +46,11 @@ function dialsOf(campaignId: number, slot: number, count: number, end: number): 
       // The same length for every id: the same order in any collation.
       call_id: `obd-c${String(campaignId).padStart(8, '0')}-${String(j).padStart(4, '0')}`,
       dialled_at: at,
-      connected_at: ringing ? null : human ? at + 5 + slot : null,
+      connected_at: ringing ? null : human ? (j % 7 === 0 ? at - 2 : j % 4 === 0 ? at : at + 5 + slot) : null,
       answered_by: ringing ? null : human ? 'human' : null,
       agent_answered_at: !ringing && human ? at + 6 + slot : null,
       ended_at: ringing || talking ? null : human ? at + 60 + j : at + 20,
-      wrap_secs: human && !ringing ? slot + 1 : 0,
+      wrap_secs: human && !ringing ? slot + 1 + (j % 4) * 0.1 : 0,
       resolved: !ringing,
     };
   });
@@ -116,6 +124,21 @@ forEachDatabase(
       const again = await repo.recentDialsOf([empty, ...[...ids].reverse()], 5);
       expect(again.get(empty)).toEqual([]);
       for (const id of ids) expect(again.get(id)).toEqual(got.get(id));
+
+      // Added up by the database: what sampleOf makes of the same rows.
+      const samples = await repo.samplesOf([empty, ...ids], 5);
+      expect(samples.get(empty)).toEqual(sampleOf([]));
+      for (const id of ids) expect(samples.get(id), `campaign ${id}`).toEqual(sampleOf(lastOf(seeded.get(id)!, 5)));
+      const all = await repo.samplesOf(ids, 100);
+      const plain = await repo.recentDialsOf(ids, 100);
+      for (const id of ids) expect(all.get(id), `campaign ${id}, all its dials`).toEqual(sampleOf(plain.get(id)!));
+      // The groups: fewer than the dials, a clock ahead counted at 0 s with those answered at once, fractions of wrap-up summed.
+      const first = all.get(ids[0]!)!;
+      expect(first.dials).toBe(9);
+      expect(first.outcomes.length).toBeLessThan(first.dials);
+      expect(first.outcomes.find((o) => o.secs === 0 && o.human)?.n).toBe(3);
+      expect(first.wrapN).toBe(5);
+      expect(first.wrapMs).toBeGreaterThan(5000);
     });
 
     it('a tick: each predictive campaign’s pacing learns from its own last 200 (one campaign has 230), not another’s', async () => {
@@ -141,8 +164,8 @@ forEachDatabase(
       expect(inputs.map((i) => i.maxLines).sort((a, b) => a - b)).toEqual([...byMaxLines.keys()]);
       for (const input of inputs) {
         const recent = byMaxLines.get(input.maxLines)!;
-        const { outcomes, talkSecs, wrapSecs } = learned(recent);
-        expect(input.humanRate, `maxLines ${input.maxLines}`).toBe(humanRateOf(recent));
+        const { outcomes, talkSecs, wrapSecs } = learned(sampleOf(recent));
+        expect(input.humanRate, `maxLines ${input.maxLines}`).toBe(humanRateOf(sampleOf(recent)));
         expect(input.outlook).toMatchObject({ outcomes, talkSecs, wrapSecs });
       }
     });

@@ -16,7 +16,8 @@ import { campaignOf, type Campaign } from './campaign.service.js';
 import { verdictOf, type NumberFacts } from './compliance.js';
 import type { ContactListsPort, ListContact } from './contact-lists.port.js';
 import { dialBatch, type AgentSlots, type Skip } from './dial-batch.js';
-import { DialerRepository, type AttemptRow, type CallRow, type RecentDial } from './dialer.repository.js';
+import { sampleOf, type DialSample } from './dial-sample.js';
+import { DialerRepository, type AttemptRow, type CallRow } from './dialer.repository.js';
 import { afterOutcome, DISPOSITION_WAIT_SECS } from './outcomes.js';
 import { decideDials, type PacingDecision, type PacingInput, type PacingOutlook } from './pacing.js';
 
@@ -109,12 +110,13 @@ export class Dialer {
    * One tick of the campaigns of one account whose leases `owner` holds.
    * What the campaigns' decisions need is read for the whole account, one
    * statement each, not per campaign (a campaign's own reads were a dozen
-   * round trips, most of a tick on PostgreSQL): the campaign rows, the
-   * calls in progress, the agents' live state, the groups' members, preview
-   * holds, dispositions overdue, `other.obd` pending, the lists' due
-   * callbacks and whether anything was added to them, the window and
-   * answer-rate figures, the predictive campaigns' recent dials (up to 8
-   * campaigns a statement). Then each campaign in turn decides and dials; the
+   * round trips, most of a tick on PostgreSQL): the campaign rows, then at
+   * once (concurrent statements) the calls in progress, the agents' live
+   * state, the groups' members, preview holds, dispositions overdue,
+   * `other.obd` pending, the lists' due callbacks and whether anything was
+   * added to them, the abandon windows, and what the predictive campaigns
+   * learn from their recent dials (added up by the database: samplesOf).
+   * Then each campaign in turn decides and dials; the
    * agents a campaign reserves are held before the next one looks. A
    * campaign that fails goes to `onError` and the others go on (without
    * `onError`, the failure is thrown). Answers each campaign's figures, null
@@ -146,8 +148,28 @@ export class Dialer {
     };
     const ids = ticking.map((t) => t.c.campaignId);
     const repo = this.repo(accountId);
+    const predictive = ticking.filter((t) => t.c.mode === 'predictive').map((t) => t.c.campaignId);
+    const readWindows = () => repo.windowsOf(ticking.map((t) => ({ campaign_id: t.c.campaignId, since: this.windowStart(t.c, now) })));
+    // The predictive look-ahead learns from each predictive campaign's recent dials (a campaign's dials of this tick are not among them: no result yet).
+    const readSamples = () => repo.samplesOf(predictive, ANSWER_SAMPLE);
 
-    let open = await repo.openCalls();
+    // Everything the campaigns decide from, read at once (independent statements, concurrent on PostgreSQL's pool: read one
+    // after another they were about 12 round trips of a steady tick's ~30 ms). What the housekeeping below changes is read
+    // again after it, when it changed anything: a steady tick changes nothing.
+    const read = await Promise.all([
+      repo.openCalls(),
+      repo.undisposedOf(ids, now - DISPOSITION_WAIT_SECS),
+      repo.obdPendingOf(ids, 200),
+      this.d.lists.contactMark(accountId),
+      this.d.lists.dueCallbacks(accountId, [...new Set(ticking.flatMap((t) => t.c.clIds))], now, 100 * ticking.length),
+      this.d.liveState.agents(accountId),
+      this.d.agents.membersOfGroups(accountId, [...new Set(ticking.map((t) => t.c.groupId))]),
+      repo.previewHolds(now),
+      readWindows(),
+      readSamples(),
+    ]);
+    const [, undisposed, , mark, callbacks, live, members, previews] = read;
+    let [open, , obd, , , , , , windows, samples] = read;
     let moved = false;
     for (const { c } of ticking)
       await guarded(c, async () => {
@@ -156,16 +178,15 @@ export class Dialer {
     if (moved) {
       // queue/count's campId[] counts these: it looks again at the next request.
       await this.d.events.markOutbound(accountId);
-      open = await repo.openCalls();
+      // An abandon moves the window's counters, a call ended joins the recent dials.
+      [open, windows, samples] = await Promise.all([repo.openCalls(), readWindows(), readSamples()]);
     }
-    await this.settleUndisposed(accountId, ids, now);
-    for (const p of await repo.obdPendingOf(ids, 200)) {
+    if ((await this.settleUndisposed(accountId, undisposed, now)) > 0) obd = await repo.obdPendingOf(ids, 200);
+    for (const p of obd) {
       await this.d.contacts.setObd(accountId, p.number, p.disposition ?? p.outcome);
       await repo.obdShown(p.call_id);
     }
 
-    const mark = await this.d.lists.contactMark(accountId);
-    const callbacks = await this.d.lists.dueCallbacks(accountId, [...new Set(ticking.flatMap((t) => t.c.clIds))], now, 100 * ticking.length);
     const alive: Ticking[] = [];
     for (const t of ticking)
       if (
@@ -179,17 +200,6 @@ export class Dialer {
       )
         alive.push(t);
 
-    const [live, members, previews, windows, recents] = await Promise.all([
-      this.d.liveState.agents(accountId),
-      this.d.agents.membersOfGroups(accountId, [...new Set(alive.map((t) => t.c.groupId))]),
-      repo.previewHolds(now),
-      repo.windowsOf(alive.map((t) => ({ campaign_id: t.c.campaignId, since: this.windowStart(t.c, now) }))),
-      // The predictive look-ahead learns from each predictive campaign's recent dials (a campaign's dials of this tick are not among them: no result yet).
-      repo.recentDialsOf(
-        alive.filter((t) => t.c.mode === 'predictive').map((t) => t.c.campaignId),
-        ANSWER_SAMPLE,
-      ),
-    ]);
     // The account's zone (calling hours of contacts and campaigns without one), read once when a campaign dials.
     let accountZone: string | undefined;
     // Agents any campaign of the account holds: a progressive or preview call in progress, a preview reservation.
@@ -209,9 +219,9 @@ export class Dialer {
         };
         const reservedHere = new Set(progress.agents);
         const w = windows.get(c.campaignId) ?? { humanAnswered: 0, abandoned: 0 };
-        const recent: readonly RecentDial[] = recents.get(c.campaignId) ?? [];
+        const sample = samples.get(c.campaignId) ?? sampleOf([]);
         // The estimate leans on the prior until there are dials to learn from.
-        const humanRate = humanRateOf(recent);
+        const humanRate = humanRateOf(sample);
         const input: PacingInput = {
           mode: c.mode,
           freeAgents: free.length,
@@ -229,7 +239,7 @@ export class Dialer {
             wrapping: agents.wrapping,
             ringing: progress.ringingSince.map((at) => Math.max(0, now - at)),
             waiting: progress.waiting,
-            ...learned(recent),
+            ...learned(sample),
           },
         };
         const decision = (decide ?? decideDials)(input);
@@ -283,9 +293,13 @@ export class Dialer {
     return moved;
   }
 
-  /** Answered calls of the campaigns whose disposition never came: `completed`. */
-  private async settleUndisposed(accountId: number, campaignIds: readonly number[], now: number): Promise<void> {
-    for (const u of await this.repo(accountId).undisposedOf(campaignIds, now - DISPOSITION_WAIT_SECS)) {
+  /** Answered calls whose disposition never came (DialerRepository.undisposedOf): `completed`. Answers how many. */
+  private async settleUndisposed(
+    accountId: number,
+    undisposed: ReadonlyArray<{ campaign_id: number; contact_id: number; call_id: string }>,
+    now: number,
+  ): Promise<number> {
+    for (const u of undisposed) {
       await this.d.db.transaction(async (tx) => {
         const r = this.repo(accountId, tx);
         await r.dispose(u.call_id, 'completed', now, null);
@@ -293,6 +307,7 @@ export class Dialer {
       });
       await this.d.onDisposed(accountId, u.call_id);
     }
+    return undisposed.length;
   }
 
   /**
@@ -455,8 +470,8 @@ export class Dialer {
 }
 
 /** The share of the recent resolved dials a person answered, leaning on a prior worth 20 dials. */
-export function humanRateOf(recent: readonly RecentDial[]): number {
-  return (recent.filter((r) => r.answered_by === 'human').length + PRIOR_HUMAN_RATE * 20) / (recent.length + 20);
+export function humanRateOf(s: DialSample): number {
+  return (s.humans + PRIOR_HUMAN_RATE * 20) / (s.dials + 20);
 }
 
 /**
@@ -466,28 +481,11 @@ export function humanRateOf(recent: readonly RecentDial[]): number {
  * and wrap-up of those an agent took, each leaning on a prior until there
  * are calls to learn from.
  */
-export function learned(recent: readonly RecentDial[]): Pick<PacingOutlook, 'outcomes' | 'talkSecs' | 'wrapSecs'> {
-  const outcomes: PacingOutlook['outcomes'] = [];
-  let talkN = 0;
-  let talkSum = 0;
-  let wrapN = 0;
-  let wrapSum = 0;
-  for (const r of recent) {
-    const at = r.connected_at ?? r.ended_at;
-    if (at !== null) outcomes.push({ secs: Math.max(0, at - r.dialled_at), human: r.answered_by === 'human' });
-    if (r.answered_by === 'human' && r.agent_answered_at !== null && r.ended_at !== null) {
-      talkN++;
-      talkSum += Math.max(0, r.ended_at - r.agent_answered_at);
-    }
-    if (r.wrap_secs > 0) {
-      wrapN++;
-      wrapSum += r.wrap_secs;
-    }
-  }
+export function learned(s: DialSample): Pick<PacingOutlook, 'outcomes' | 'talkSecs' | 'wrapSecs'> {
   return {
-    outcomes,
-    talkSecs: (talkSum + PRIOR_TALK_SECS * PRIOR_WEIGHT) / (talkN + PRIOR_WEIGHT),
-    wrapSecs: (wrapSum + PRIOR_WRAP_SECS * PRIOR_WEIGHT) / (wrapN + PRIOR_WEIGHT),
+    outcomes: s.outcomes,
+    talkSecs: (s.talkSecs + PRIOR_TALK_SECS * PRIOR_WEIGHT) / (s.talkN + PRIOR_WEIGHT),
+    wrapSecs: (s.wrapMs / 1000 + PRIOR_WRAP_SECS * PRIOR_WEIGHT) / (s.wrapN + PRIOR_WEIGHT),
   };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   abandonBudget,
+  answerHorizon,
   binomialTailAbove,
   decideDials,
   humanChanceAtAge,
@@ -93,9 +94,9 @@ describe('decideDials', () => {
     waiting: 0,
     // Of 100 dials: 25 people and 10 machines answered 5–25 s after the dial, the rest ended unanswered at 25 s.
     outcomes: [
-      ...Array.from({ length: 25 }, (_, k) => ({ secs: 5 + (k % 21), human: true })),
-      ...Array.from({ length: 10 }, (_, k) => ({ secs: 5 + 2 * k, human: false })),
-      ...Array.from({ length: 65 }, () => ({ secs: 25, human: false })),
+      ...Array.from({ length: 25 }, (_, k) => ({ secs: 5 + (k % 21), human: true, n: 1 })),
+      ...Array.from({ length: 10 }, (_, k) => ({ secs: 5 + 2 * k, human: false, n: 1 })),
+      ...Array.from({ length: 65 }, () => ({ secs: 25, human: false, n: 1 })),
     ],
     talkSecs: 120,
     wrapSecs: 10,
@@ -112,6 +113,36 @@ describe('decideDials', () => {
     });
     expect(soon.dials).toBeGreaterThan(0);
     expect(soon.as).toBe('predictive');
+  });
+
+  it('outcomes grouped with their counts decide exactly as one outcome per dial', () => {
+    const groups = new Map<string, { secs: number; human: boolean; n: number }>();
+    for (const o of outlook.outcomes) {
+      const g = groups.get(`${o.secs}:${o.human}`);
+      if (g) g.n++;
+      else groups.set(`${o.secs}:${o.human}`, { ...o });
+    }
+    const grouped = { ...outlook, outcomes: [...groups.values()].reverse() };
+    expect(grouped.outcomes.length).toBeLessThan(outlook.outcomes.length / 2);
+    for (const age of [0, 5, 12, 20, 25]) expect(humanChanceAtAge(age, grouped.outcomes, 0.25)).toBe(humanChanceAtAge(age, outlook.outcomes, 0.25));
+    expect(answerHorizon(grouped.outcomes)).toBe(answerHorizon(outlook.outcomes));
+    expect(answerHorizon(grouped.outcomes)).toBeCloseTo((341 + 20) / 27, 9); // the 25 people: 5–25 s, then 5–8 s; the prior: 10 s worth 2
+    for (const busy of [
+      { wrapping: [8, 9, 7], talking: new Array<number>(15).fill(60), ringing: [1, 4, 9, 16, 20], waiting: 1 },
+      { wrapping: [], talking: new Array<number>(6).fill(30), ringing: [2, 3], waiting: 0 },
+    ]) {
+      const input = {
+        ...base,
+        freeAgents: 6,
+        humanAnswered: 10_000,
+        abandoned: 100,
+        pendingPredictive: busy.ringing.length + busy.waiting,
+        lines: busy.ringing.length + busy.waiting,
+      };
+      const one = decideDials({ ...input, outlook: { ...outlook, ...busy } });
+      expect(decideDials({ ...input, outlook: { ...grouped, ...busy } })).toEqual(one);
+      expect(one.dials).toBeGreaterThan(0);
+    }
   });
 
   it('a call that has rung long is rarely a person still to answer', () => {

@@ -41,8 +41,8 @@ export interface PacingOutlook {
   ringing: number[];
   /** Predictive calls answered and not yet with an agent (each needs one now). */
   waiting: number;
-  /** Recent resolved dials: seconds from the dial to the answer (or to the end when nobody answered), and whether a person answered. */
-  outcomes: Array<{ secs: number; human: boolean }>;
+  /** Recent resolved dials: seconds from the dial to the answer (or to the end when nobody answered), whether a person answered, and how many dials did so. */
+  outcomes: Array<{ secs: number; human: boolean; n: number }>;
   /** Mean talk and wrap-up seconds of the campaign's recent calls. */
   talkSecs: number;
   wrapSecs: number;
@@ -128,8 +128,8 @@ export function humanChanceAtAge(age: number, outcomes: PacingOutlook['outcomes'
   let humansLater = 0;
   for (const o of outcomes)
     if (o.secs > age) {
-      later++;
-      if (o.human) humansLater++;
+      later += o.n;
+      if (o.human) humansLater += o.n;
     }
   return (humansLater + humanRate * AGE_PRIOR) / (later + AGE_PRIOR);
 }
@@ -186,13 +186,13 @@ function expectedSurplus(humans: number[], released: number[], k: number): numbe
 }
 
 /** Mean seconds from the dial to a person answering, over the recent dials a person answered. */
-function answerHorizon(outcomes: PacingOutlook['outcomes']): number {
+export function answerHorizon(outcomes: PacingOutlook['outcomes']): number {
   let n = 0;
   let sum = 0;
   for (const o of outcomes)
     if (o.human) {
-      n++;
-      sum += o.secs;
+      n += o.n;
+      sum += o.secs * o.n;
     }
   return (sum + PRIOR_ANSWER_SECS * 2) / (n + 2);
 }
