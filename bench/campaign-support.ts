@@ -131,29 +131,34 @@ export async function startedCampaign(s: BenchService, w: CampaignWorld, setting
 /**
  * `count` finished dials of a campaign before its start (outside its
  * abandon window, so its pacing is not moved by them): what a predictive
- * campaign's look-ahead learns from (`recentDialsOf`). Every third answered by
- * a person, talked 60 s; the rest no answer. Written straight to the table:
- * no switch needed to have placed them.
+ * campaign's look-ahead learns from (`samplesOf`). Every third answered by
+ * a person 5–25 s after the dial, talked 60–109 s with 0–9 s of wrap-up;
+ * every third a machine 5–21 s after; the rest no answer (25 s): about 40
+ * (seconds, who) groups in a campaign's last 200, as §13's world gives. Written
+ * straight to the table: no switch needed to have placed them.
  */
 export async function seedDialHistory(s: BenchService, accountId: number, campaignId: number, count: number, before: number): Promise<void> {
   const rows = Array.from({ length: count }, (_, i) => {
     const at = before - (count - i) * 30;
     const human = i % 3 === 0;
+    const machine = i % 3 === 1;
+    const answered = human ? at + 5 + (i % 21) : machine ? at + 5 + (i % 17) : null;
     return {
       call_id: `obd-hist-${campaignId}-${i}`,
       contact_id: 1_000_000 + i,
       number: String(15_000_000_000 + campaignId * 10_000 + i),
       dialled_at: at,
-      connected_at: human ? at + 10 : null,
-      answered_by: human ? 'human' : null,
-      agent_answered_at: human ? at + 11 : null,
-      ended_at: human ? at + 71 : at + 25,
-      outcome: human ? 'completed' : 'no_answer',
+      connected_at: answered,
+      answered_by: human ? 'human' : machine ? 'machine' : null,
+      agent_answered_at: human ? answered! + 1 : null,
+      ended_at: human ? answered! + 61 + (i % 50) : machine ? answered! + 8 : at + 25,
+      outcome: human ? 'completed' : machine ? 'machine' : 'no_answer',
+      wrap_secs: human ? i % 10 : 0,
     };
   });
   await s.db.run(
-    `INSERT INTO campaign_calls (account_id, call_id, campaign_id, contact_id, number, attempt, predictive, dialled_at, connected_at, answered_by, agent_answered_at, ended_at, outcome)
-     SELECT CAST($1 AS BIGINT), j.call_id, CAST($2 AS BIGINT), j.contact_id, j.number, 1, 1, j.dialled_at, j.connected_at, j.answered_by, j.agent_answered_at, j.ended_at, j.outcome
+    `INSERT INTO campaign_calls (account_id, call_id, campaign_id, contact_id, number, attempt, predictive, dialled_at, connected_at, answered_by, agent_answered_at, ended_at, outcome, wrap_secs)
+     SELECT CAST($1 AS BIGINT), j.call_id, CAST($2 AS BIGINT), j.contact_id, j.number, 1, 1, j.dialled_at, j.connected_at, j.answered_by, j.agent_answered_at, j.ended_at, j.outcome, j.wrap_secs
      FROM ${dialectOf(s.db).jsonRows(3, 'j', [
        ['call_id', 'text'],
        ['contact_id', 'bigint'],
@@ -164,6 +169,7 @@ export async function seedDialHistory(s: BenchService, accountId: number, campai
        ['agent_answered_at', 'bigint'],
        ['ended_at', 'bigint'],
        ['outcome', 'text'],
+       ['wrap_secs', 'integer'],
      ])}`,
     [accountId, campaignId, JSON.stringify(rows)],
   );
