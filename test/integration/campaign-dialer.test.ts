@@ -188,10 +188,19 @@ forEachDatabase(
       const nodeB = new DialerWorker({ db: h.db, clock: h.clock, log: h.ctx.log, dialer: h.services.dialer, tickMs: 1000, leaseMs: 15_000 });
       const heldA = await nodeA.tick();
       expect(heldA.map((x) => x.campaignId)).toContain(id);
+      // The other node's claim (on PostgreSQL its only statement: no look first) leaves a held lease's row as it was: no write (xmin).
+      const lease = () =>
+        h.db.get(
+          `SELECT lease_owner, lease_until${h.db.dialect === 'postgres' ? ', CAST(xmin AS TEXT) AS version' : ''} FROM campaigns WHERE account_id = $1 AND campaign_id = $2`,
+          [w.t.accountId, id],
+        );
+      const before = await lease();
+      advance(h, 1);
       expect((await nodeB.tick()).map((x) => x.campaignId)).not.toContain(id);
+      expect(await lease()).toEqual(before);
       expect(await dialled(h, w)).toHaveLength(2);
       // Node A dies (stops ticking, its lease is not renewed): within 30 s node B holds the campaign.
-      advance(h, 16);
+      advance(h, 15);
       expect((await nodeB.tick()).map((x) => x.campaignId)).toContain(id);
       expect((await nodeA.tick()).map((x) => x.campaignId)).not.toContain(id);
     });
