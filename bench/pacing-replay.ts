@@ -7,7 +7,12 @@
  * rules can be tried over many seeds before the real benchmark measures the
  * one kept. What it leaves out: the service's own rounding of event times to
  * whole seconds in a few places, the stream's delivery, and the list's
- * contacts (every dial is a fresh number).
+ * contacts (every dial is a fresh number). The recent dials are picked as
+ * the service reads them (DialerRepository.samplesOf): newest first, dials
+ * of the same second by call id, descending, and the call ids are the
+ * service's shape (`obd-` and 32 hex digits, pseudo-random from the seed),
+ * so which dials of a second make the 200 is decided as there, not by the
+ * order they were placed in.
  *
  * Prints per run (up to 10 seeds) and over all runs: talk share, its second
  * half, the abandon rate, and the highest rate the window reached once 100
@@ -56,6 +61,50 @@ export interface ReplayResult {
   maxRate: number;
 }
 
+/** Call ids of the service's shape (`obd-` and a UUID's 32 hex digits, dashes aside), drawn from `seed`: each run the same. */
+export function callIds(seed: number): () => string {
+  // mulberry32
+  let a = (seed * 0x9e3779b1) >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0).toString(16).padStart(8, '0');
+  };
+  return () => {
+    const h = next() + next() + next() + next();
+    return `obd-${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  };
+}
+
+/**
+ * The last `n` dials with a result, as the service's read orders them
+ * (dialled_at descending, then call id descending in code-unit order):
+ * `order` holds the call ids in the order they were placed, each second's
+ * dials together.
+ */
+export function recentDials<T extends { dialledAt: number; connectedAt: number | null; endedAt: number | null }>(
+  order: readonly string[],
+  calls: ReadonlyMap<string, T>,
+  n: number,
+): T[] {
+  const out: T[] = [];
+  let end = order.length;
+  while (end > 0 && out.length < n) {
+    const at = calls.get(order[end - 1]!)!.dialledAt;
+    let start = end - 1;
+    while (start > 0 && calls.get(order[start - 1]!)!.dialledAt === at) start--;
+    const second = order.slice(start, end).sort((x, y) => (x < y ? 1 : x > y ? -1 : 0));
+    for (const id of second) {
+      const k = calls.get(id)!;
+      if (out.length < n && (k.endedAt !== null || k.connectedAt !== null)) out.push(k);
+    }
+    end = start;
+  }
+  return out;
+}
+
 /** One run: `agents` agents, `secs` simulated seconds, the predictive campaign at `limit` % with `decide` as its pacing. */
 export function replay(opts: { seed: number; secs: number; agents: number; limit: number; decide?: (i: PacingInput) => PacingDecision }): ReplayResult {
   const start = 1_790_000_000;
@@ -70,6 +119,7 @@ export function replay(opts: { seed: number; secs: number; agents: number; limit
   let maxRate = 0;
   let fallbackTicks = 0;
   let seq = 0;
+  const nextCallId = callIds(opts.seed);
   let half: ReplayResult['half'] | undefined;
   let halfStats: ReturnType<OutboundModel['snapshot']> | undefined;
   let halfH = 0;
@@ -142,11 +192,7 @@ export function replay(opts: { seed: number; secs: number; agents: number; limit
       else if (a.ringCall === null) free.push(id);
     }
     const pending = openCalls.filter((k) => k.predictive && k.agentAnsweredAt === null && k.outcome === null);
-    const recent: CallView[] = [];
-    for (let i = order.length - 1; i >= 0 && recent.length < ANSWER_SAMPLE; i--) {
-      const k = calls.get(order[i]!)!;
-      if (k.endedAt !== null || k.connectedAt !== null) recent.push(k);
-    }
+    const recent = recentDials(order, calls, ANSWER_SAMPLE);
     // The dialer's own learning (dialer.ts), over the same fields.
     const rows: RecentDial[] = recent.map((r) => ({
       dialled_at: r.dialledAt,
@@ -187,7 +233,8 @@ export function replay(opts: { seed: number; secs: number; agents: number; limit
     for (let n = 0; n < d.dials; n++) {
       const agentId = d.as === 'progressive' ? progressiveAgents.shift() : undefined;
       if (d.as === 'progressive' && agentId === undefined) break;
-      const callId = `c${++seq}`;
+      const callId = nextCallId();
+      seq++;
       calls.set(callId, {
         dialledAt: t,
         connectedAt: null,

@@ -1,5 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { tenant } from '../../src/db/tenant.js';
+import { callIds, recentDials } from '../../bench/pacing-replay.js';
 import { sampleOf } from '../../src/modules/campaign/dial-sample.js';
 import { ANSWER_SAMPLE, humanRateOf, learned } from '../../src/modules/campaign/dialer.js';
 import { DialerRepository, type RecentDial } from '../../src/modules/campaign/dialer.repository.js';
@@ -139,6 +140,54 @@ forEachDatabase(
       expect(first.outcomes.find((o) => o.secs === 0 && o.human)?.n).toBe(3);
       expect(first.wrapN).toBe(5);
       expect(first.wrapMs).toBeGreaterThan(5000);
+    });
+
+    it('bench/pacing-replay.ts picks the same recent dials in the same order as the service: ties on the second by call id, descending', async () => {
+      const h = use();
+      const w = await world(h, { agents: 1 });
+      const id = await started(h, w, { mode: 'predictive' });
+      const end = Math.floor(h.clock.now() / 1000) - 100;
+      // Five dials a second over six seconds, placed in the replay's order with its call ids; every fourth without a result yet.
+      const next = callIds(7);
+      const rows: Array<Seeded & { resolved: boolean }> = Array.from({ length: 30 }, (_, j) => {
+        const at = end - 5 + Math.floor(j / 5);
+        const resolved = j % 4 !== 3;
+        return {
+          call_id: next(),
+          dialled_at: at,
+          connected_at: resolved && j % 2 === 0 ? at + 1 + (j % 7) : null,
+          answered_by: resolved && j % 2 === 0 ? 'human' : null,
+          agent_answered_at: null,
+          ended_at: resolved ? at + 20 + j : null,
+          wrap_secs: 0,
+          resolved,
+        };
+      });
+      await insert(h, w.t.accountId, id, rows);
+      const byId = new Map(rows.map((r) => [r.call_id, { dialledAt: r.dialled_at, connectedAt: r.connected_at, endedAt: r.ended_at, row: r }]));
+      const order = rows.map((r) => r.call_id);
+      const fields = ({ dialled_at, connected_at, answered_by, agent_answered_at, ended_at, wrap_secs }: Seeded): RecentDial => ({
+        dialled_at,
+        connected_at,
+        answered_by,
+        agent_answered_at,
+        ended_at,
+        wrap_secs,
+      });
+      const repo = new DialerRepository(tenant(h.db, w.t.accountId));
+      // 12: the last ones taken from the middle of a second.
+      for (const n of [12, 30]) {
+        const picked = recentDials(order, byId, n).map((k) => fields(k.row));
+        expect(picked, `n ${n}`).toEqual((await repo.recentDialsOf([id], n)).get(id));
+        expect(picked).toEqual(lastOf(rows, n));
+      }
+      // Not the order they were placed in (the replay's pick before): that would differ here.
+      const placed = [...rows]
+        .reverse()
+        .filter((r) => r.resolved)
+        .slice(0, 12)
+        .map(fields);
+      expect(recentDials(order, byId, 12).map((k) => fields(k.row))).not.toEqual(placed);
     });
 
     it('a tick: each predictive campaign’s pacing learns from its own last 200 (one campaign has 230), not another’s', async () => {
