@@ -399,7 +399,10 @@ export class DialerRepository {
    * Of each campaign, the last `n` dials with a result (answered or ended),
    * newest first (ties on `dialled_at` by `call_id`, so the same rows on
    * every read): what the pacing learns the answer rate, answer delay, talk
-   * and wrap-up from. Up to RECENT_PER_STATEMENT campaigns a statement, one
+   * and wrap-up from, as rows (the plain path: the tick reads them added up,
+   * samplesOf; `sampleOf` of these rows is the reference it must equal, and
+   * bench/pacing-replay.ts picks its dials in this order). Up to
+   * RECENT_PER_STATEMENT campaigns a statement, one
    * `ORDER BY … LIMIT` index read each (campaign_calls_recent) joined by
    * UNION ALL: a read per predictive campaign was most of a steady tick's
    * statements. Not a window function: it would read every dial of each
