@@ -80,14 +80,12 @@ function lastOf(rows: ReadonlyArray<Seeded & { resolved: boolean }>, n: number):
     .filter((r) => r.resolved)
     .sort((a, b) => b.dialled_at - a.dialled_at || (a.call_id < b.call_id ? 1 : a.call_id > b.call_id ? -1 : 0))
     .slice(0, n)
-    .map(({ dialled_at, connected_at, answered_by, agent_answered_at, ended_at, wrap_secs }) => ({
-      dialled_at,
-      connected_at,
-      answered_by,
-      agent_answered_at,
-      ended_at,
-      wrap_secs,
-    }));
+    .map(asRecentDial);
+}
+
+/** A seeded row as the repository reads it back. */
+function asRecentDial({ dialled_at, connected_at, answered_by, agent_answered_at, ended_at, wrap_secs }: Seeded): RecentDial {
+  return { dialled_at, connected_at, answered_by, agent_answered_at, ended_at, wrap_secs };
 }
 
 forEachDatabase(
@@ -166,18 +164,10 @@ forEachDatabase(
       await insert(h, w.t.accountId, id, rows);
       const byId = new Map(rows.map((r) => [r.call_id, { dialledAt: r.dialled_at, connectedAt: r.connected_at, endedAt: r.ended_at, row: r }]));
       const order = rows.map((r) => r.call_id);
-      const fields = ({ dialled_at, connected_at, answered_by, agent_answered_at, ended_at, wrap_secs }: Seeded): RecentDial => ({
-        dialled_at,
-        connected_at,
-        answered_by,
-        agent_answered_at,
-        ended_at,
-        wrap_secs,
-      });
       const repo = new DialerRepository(tenant(h.db, w.t.accountId));
       // 12: the last ones taken from the middle of a second.
       for (const n of [12, 30]) {
-        const picked = recentDials(order, byId, n).map((k) => fields(k.row));
+        const picked = recentDials(order, byId, n).map((k) => asRecentDial(k.row));
         expect(picked, `n ${n}`).toEqual((await repo.recentDialsOf([id], n)).get(id));
         expect(picked).toEqual(lastOf(rows, n));
       }
@@ -186,8 +176,8 @@ forEachDatabase(
         .reverse()
         .filter((r) => r.resolved)
         .slice(0, 12)
-        .map(fields);
-      expect(recentDials(order, byId, 12).map((k) => fields(k.row))).not.toEqual(placed);
+        .map(asRecentDial);
+      expect(recentDials(order, byId, 12).map((k) => asRecentDial(k.row))).not.toEqual(placed);
     });
 
     it('a tick: each predictive campaign’s pacing learns from its own last 200 (one campaign has 230), not another’s', async () => {
