@@ -210,8 +210,68 @@ export function callRow(c: CallLive): Record<string, Param> {
   };
 }
 
-export const AGENT_SELECT = `l.agent_id, l.logged_in, l.login_type, l.login_at, l.avail_since, l.break_reason, l.break_at, l.wrapup_at,
-  l.ring_call, l.ring_at, l.call_id, l.call_at, l.sip_status, l.day_key, l.avail_secs, l.talk_secs, l.calls, l.last_ts, l.seq,
-  l.last_call, l.wrap_call`;
-export const CALL_SELECT = `call_id, state, queued_at, group_id, did, caller, campaign_id, direction, retry_of, ring_agent, ring_at,
-  agent_id, answered_at, agent_since, on_hold, hold_at, hold_secs, hits, last_ts, seq, legs`;
+/** live_agents' columns (alias `l`), in AGENT_COLUMNS order: `agentFromValues` reads them by position. */
+export const AGENT_SELECT = AGENT_COLUMNS.map((c) => `l.${c.name}`).join(', ');
+/** live_calls' columns, in CALL_COLUMNS order: `callFromValues` reads them by position. */
+export const CALL_SELECT = CALL_COLUMNS.map((c) => c.name).join(', ');
+
+/**
+ * `agentFromRow` of a row read as an array (`allValues`), AGENT_SELECT's
+ * columns from position `at`. The ingest's working set is read this way:
+ * better-sqlite3 builds a row object property by property from C++ (~1.7 ms
+ * of a 500-event batch's ~18 ms CPU for its ~350 agent and call rows, perf
+ * of bench/ingest-statements.ts), an array in one call. Kept equal to
+ * `agentFromRow` by test/integration/live-rows.test.ts.
+ */
+export function agentFromValues(v: readonly unknown[], at: number): AgentLive {
+  return {
+    agentId: Number(v[at]),
+    loggedIn: Number(v[at + 1]) === 1,
+    loginType: v[at + 2] as string | null,
+    loginAt: num(v[at + 3]),
+    availSince: num(v[at + 4]),
+    breakReason: v[at + 5] as string | null,
+    breakAt: num(v[at + 6]),
+    wrapupAt: num(v[at + 7]),
+    ringCall: v[at + 8] as string | null,
+    ringAt: num(v[at + 9]),
+    callId: v[at + 10] as string | null,
+    callAt: num(v[at + 11]),
+    sipStatus: v[at + 12] as string,
+    dayKey: v[at + 13] as string,
+    availSecs: Number(v[at + 14]),
+    talkSecs: Number(v[at + 15]),
+    calls: Number(v[at + 16]),
+    lastTs: Number(v[at + 17]),
+    seq: Number(v[at + 18]),
+    lastCall: (v[at + 19] as string | null | undefined) ?? null,
+    wrapCall: (v[at + 20] as string | null | undefined) ?? null,
+  };
+}
+
+/** `callFromRow` of a row read as an array, CALL_SELECT's columns from position `at` (see agentFromValues). */
+export function callFromValues(v: readonly unknown[], at: number): CallLive {
+  return {
+    callId: v[at] as string,
+    state: v[at + 1] as CallLive['state'],
+    queuedAt: Number(v[at + 2]),
+    groupId: num(v[at + 3]),
+    did: v[at + 4] as string | null,
+    caller: v[at + 5] as string | null,
+    campaignId: v[at + 6] as string | null,
+    direction: v[at + 7] === 'outbound' ? 'outbound' : 'inbound',
+    retryOf: v[at + 8] as string | null,
+    ringAgent: num(v[at + 9]),
+    ringAt: num(v[at + 10]),
+    agentId: num(v[at + 11]),
+    answeredAt: num(v[at + 12]),
+    agentSince: num(v[at + 13]),
+    onHold: Number(v[at + 14]) === 1,
+    holdAt: num(v[at + 15]),
+    holdSecs: Number(v[at + 16]),
+    hits: JSON.parse(v[at + 17] as string) as HitTuple[],
+    legs: JSON.parse((v[at + 20] as string) || '[]') as LegTuple[],
+    lastTs: Number(v[at + 18]),
+    seq: Number(v[at + 19]),
+  };
+}

@@ -8,12 +8,10 @@ import {
   AGENT_SELECT,
   CALL_COLUMNS,
   CALL_SELECT,
-  agentFromRow,
+  agentFromValues,
   agentRow,
-  callFromRow,
+  callFromValues,
   callRow,
-  type AgentRow,
-  type CallRow,
 } from './live-rows.js';
 
 /** Live state reads and writes of the ingest path (one account, inside the batch transaction). */
@@ -85,13 +83,14 @@ export class LiveStateRepository {
     const out = new Map<number, AgentLive | null>();
     if (ids.length === 0) return out;
     const { sql, param } = probeRows(this.t, 'agents', 'a', 'id', 2, ids);
-    const rows = await this.t.all<AgentRow & { id: number }>(
+    // As arrays: the working set is a batch's largest read (agentFromValues says why).
+    const rows = await this.t.allValues(
       `SELECT a.id, ${AGENT_SELECT} FROM ${sql}
        LEFT JOIN live_agents l ON l.account_id = a.account_id AND l.agent_id = a.id
        WHERE a.is_deleted = 0`,
       [param],
     );
-    for (const r of rows) out.set(Number(r.id), r.agent_id === null || r.agent_id === undefined ? null : agentFromRow(r));
+    for (const r of rows) out.set(Number(r[0]), r[1] === null || r[1] === undefined ? null : agentFromValues(r, 1));
     return out;
   }
 
@@ -103,7 +102,8 @@ export class LiveStateRepository {
     const live = probeRows(this.t, 'live_calls', 'l', 'call_id', 2, ids);
     const done = probeRows(this.t, 'calls', 'h', 'call_id', 2, ids);
     // A finished call has no live row, so the two halves never name the same call.
-    const rows = await this.t.all<CallRow & { ended: number }>(
+    // As arrays, like agents().
+    const rows = await this.t.allValues(
       `SELECT 0 AS ended, ${CALL_SELECT} FROM ${live.sql}
        UNION ALL
        SELECT 1 AS ended, h.call_id, '', 0, NULL, NULL, NULL, NULL, '', NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, 0, '[]', 0, 0, '[]'
@@ -111,8 +111,8 @@ export class LiveStateRepository {
       [live.param],
     );
     for (const r of rows) {
-      if (Number(r.ended) === 1) ended.add(r.call_id);
-      else calls.set(r.call_id, callFromRow(r));
+      if (Number(r[0]) === 1) ended.add(r[1] as string);
+      else calls.set(r[1] as string, callFromValues(r, 1));
     }
     return { calls, ended };
   }
