@@ -33,6 +33,21 @@ function bind(params: readonly Param[], order: number[] | null): unknown[] {
   return out;
 }
 
+/** `bind` of `lead` followed by `row`, in one array (runRows: a row's parameters copied once). */
+function bindRow(lead: readonly Param[], row: readonly Param[]): unknown[] {
+  const n = lead.length;
+  const out = new Array<unknown>(n + row.length);
+  for (let i = 0; i < n; i++) {
+    const v = lead[i];
+    out[i] = v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : v;
+  }
+  for (let i = 0; i < row.length; i++) {
+    const v = row[i];
+    out[n + i] = v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : v;
+  }
+  return out;
+}
+
 /**
  * The database file stayed locked by another process past the busy timeout
  * (a backup, a second process writing): the request answers 503 / 1010 like
@@ -124,9 +139,26 @@ export class SqliteDatabase implements Database {
     return entry;
   }
 
-  /** Executors without waiting; `enter` runs before each statement (outside a transaction: the shared read). */
-  private executors(enter: (stmt: BetterSqlite3.Statement) => void): Queryable {
+  /**
+   * Executors without waiting; `enter` runs before each statement (outside a transaction: the shared read).
+   * `withRows`: the transaction's executor also has `runRows`.
+   */
+  private executors(enter: (stmt: BetterSqlite3.Statement) => void, withRows = false): Queryable {
+    const runRows = async (sql: string, lead: readonly Param[], rows: ReadonlyArray<readonly Param[]>): Promise<void> => {
+      try {
+        const { stmt, order } = this.statement(sql);
+        if (stmt.reader) throw new Error(`runRows of a statement that answers rows: ${sql.slice(0, 80)}`);
+        enter(stmt);
+        // One loop, no await: the per-row promise, tenant's and bind's copies of the parameters cost
+        // ~0.8 µs of a ~3.4 µs live_agents upsert (~1,500 rows a complete-call batch).
+        if (order) for (const row of rows) stmt.run(...bind([...lead, ...row], order));
+        else for (const row of rows) stmt.run(...bindRow(lead, row));
+      } catch (err) {
+        return unavailableWhenBusy(err);
+      }
+    };
     return {
+      ...(withRows ? { runRows } : {}),
       dialect: 'sqlite',
       all: async <T = Row>(sql: string, params: readonly Param[] = []) => {
         try {
@@ -178,7 +210,7 @@ export class SqliteDatabase implements Database {
   }
 
   // Direct executors, used inside a transaction; `outside` for statements outside any.
-  private readonly direct = this.executors(() => undefined);
+  private readonly direct = this.executors(() => undefined, true);
   private readonly outside = this.executors((stmt) => this.enter(stmt));
 
   /*

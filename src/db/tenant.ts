@@ -14,6 +14,8 @@ export interface TenantQueries {
   run(sql: string, params?: readonly Param[]): Promise<RunResult>;
   allValues(sql: string, params?: readonly Param[]): Promise<unknown[][]>;
   getValues(sql: string, params?: readonly Param[]): Promise<unknown[] | undefined>;
+  /** `run(sql, row)` for each row, in order (`Queryable.runRows` where the executor has it, else `run` per row). */
+  runRows(sql: string, rows: ReadonlyArray<readonly Param[]>): Promise<void>;
   /**
    * The one way past the guard, for a statement that touches no tenant data
    * (a planner setting, a constant): it runs as written, its parameters as
@@ -43,6 +45,11 @@ export function tenant(db: Queryable, accountId: number): TenantQueries {
     run: (sql, params = []) => (assertScoped(sql), db.run(sql, [accountId, ...params])),
     allValues: (sql, params = []) => (assertScoped(sql), db.allValues(sql, [accountId, ...params])),
     getValues: (sql, params = []) => (assertScoped(sql), db.getValues(sql, [accountId, ...params])),
+    runRows: async (sql, rows) => {
+      assertScoped(sql);
+      if (db.runRows) return db.runRows(sql, [accountId], rows);
+      for (const row of rows) await db.run(sql, [accountId, ...row]);
+    },
     untenanted: async (reason, sql, params = []) => {
       if (reason.trim() === '') throw new Error(`untenanted statement without a reason: ${sql.slice(0, 80)}`);
       return db.all(sql, params);

@@ -25,6 +25,15 @@ export interface Queryable {
    * wrapping it in an outer array: ~0.5 µs of a hot lookup).
    */
   getValues(sql: string, params?: readonly Param[]): Promise<unknown[] | undefined>;
+  /**
+   * Runs a statement that answers no rows once per entry of `rows`, in order,
+   * each time with the parameters `lead` followed by that entry's. Optional:
+   * SQLite's transaction executor has it (one prepared statement in one
+   * synchronous loop: no promise, no parameter copies per row); without it
+   * (PostgreSQL, wrappers, a connection outside a transaction) `tenant`'s
+   * `runRows` runs `run` once per row, the plain path.
+   */
+  runRows?(sql: string, lead: readonly Param[], rows: ReadonlyArray<readonly Param[]>): Promise<void>;
 }
 
 export type Listener = (payload: string) => void;
