@@ -56,7 +56,8 @@ export function newMark(): number {
  * marks of the UTC days (hours) they fall in, in the caller's transaction, in
  * one call. PostgreSQL: one statement for every table and mark (a round trip
  * each was a third of a complete-call batch's statements; bench/ingest-calls.ts);
- * SQLite: one statement per table and mark table (in process, cheap).
+ * SQLite: one row a statement in one loop inside a transaction, 50 rows a
+ * statement elsewhere, and the marks (in process, cheap; dialect.ts says why).
  */
 export async function writeRollup(t: TenantQueries, change: RollupChange): Promise<void> {
   const writes = change.writes.filter((w) => w.rows.length > 0);

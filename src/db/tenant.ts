@@ -16,6 +16,8 @@ export interface TenantQueries {
   getValues(sql: string, params?: readonly Param[]): Promise<unknown[] | undefined>;
   /** `run(sql, row)` for each row, in order (`Queryable.runRows` where the executor has it, else `run` per row). */
   runRows(sql: string, rows: ReadonlyArray<readonly Param[]>): Promise<void>;
+  /** Whether `runRows` is the executor's own loop (SQLite's transaction: no await per row), not a `run` per row. */
+  readonly rowLoop: boolean;
   /**
    * The one way past the guard, for a statement that touches no tenant data
    * (a planner setting, a constant): it runs as written, its parameters as
@@ -45,6 +47,7 @@ export function tenant(db: Queryable, accountId: number): TenantQueries {
     run: (sql, params = []) => (assertScoped(sql), db.run(sql, [accountId, ...params])),
     allValues: (sql, params = []) => (assertScoped(sql), db.allValues(sql, [accountId, ...params])),
     getValues: (sql, params = []) => (assertScoped(sql), db.getValues(sql, [accountId, ...params])),
+    rowLoop: db.runRows !== undefined,
     runRows: async (sql, rows) => {
       assertScoped(sql);
       if (db.runRows) return db.runRows(sql, [accountId], rows);
