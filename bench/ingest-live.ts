@@ -9,7 +9,7 @@
  *
  *   npx tsx bench/ingest-live.ts [--db sqlite|postgres|both] [--duration 10] [--senders 4]
  *                                [--rounds 1] [--only ingest|views] [--view Agent/live|queue/count]
- *                                [--baseline DIR]
+ *                                [--baseline DIR] [--starts 1]
  *
  * The server runs as a child process pinned to core 0 (taskset), wrk and the
  * event senders on core 1. Each run starts on a fresh database (SQLite in a
@@ -21,7 +21,14 @@
  * the same database and measures the views on it in the same rounds, the
  * two one right after the other (this build first in odd rounds, the
  * baseline first in even ones): a before/after comparison on one machine
- * state (runs minutes apart differ by more than most changes).
+ * state (runs minutes apart differ by more than most changes). --starts N
+ * starts both servers N times and measures --rounds rounds in each start;
+ * medians and ranges are over every round of every start. One start is one
+ * draw of the JIT's state: on PostgreSQL's queue/count, Node's own
+ * process.nextTick costs either ~0.3 or ~2–3 µs a request for the whole
+ * life of a server (same ticks a request, same tick object's map; seen in
+ * builds of before and after issue 33 alike), so rounds within one start
+ * all share one draw and a before/after needs several starts.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -42,6 +49,8 @@ const { options } = parseArgs(process.argv.slice(2));
 const DURATION = Number(options.duration ?? 10);
 const SENDERS = Number(options.senders ?? 4);
 const ROUNDS = Number(options.rounds ?? 1);
+// --starts N: the servers are started N times (each start measures --rounds rounds of each view).
+const STARTS = Math.max(1, Number(options.starts ?? 1));
 const ONLY = options.only;
 /** --view: measure this one view only (with BENCH_SERVER_NODE_ARGS=--cpu-prof, a profile of one view). */
 const VIEW = options.view;
@@ -196,6 +205,14 @@ interface WrkResult {
   p99ms: number;
 }
 
+interface Run {
+  ours: WrkResult;
+  bare: WrkResult;
+  ratio: number;
+  before?: number;
+  cpuRatio?: number;
+}
+
 function wrk(url: string, body: string, seconds: number): WrkResult {
   const script = path.join(os.tmpdir(), `bench-live-${process.pid}.lua`);
   fs.writeFileSync(script, `wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = ${JSON.stringify(body)}\n`);
@@ -248,83 +265,93 @@ async function main(): Promise<void> {
     const port = d === 'sqlite' ? 18_096 : 18_097;
     const base = `http://127.0.0.1:${port}`;
     const serverEnv = { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' };
-    const server = startServerProcess({ ...serverEnv, PORT: String(port) });
     const baseBase = `http://127.0.0.1:${port + 10}`;
-    const baseline = BASELINE ? startServerProcess({ ...serverEnv, PORT: String(port + 10) }, { cwd: BASELINE }) : null;
-    try {
-      await waitFor(`${base}/healthz`);
-      if (baseline) await waitFor(`${baseBase}/healthz`);
-      const ingestSsid = ((await post(`${base}/api/v2/auth/login`, INGEST)) as { ssid: string }).ssid;
-      const viewsSsid = ((await post(`${base}/api/v2/auth/login`, VIEWS)) as { ssid: string }).ssid;
-      if (ONLY !== 'views') {
-        await ingestRun(base, ingestSsid, ingestAgents.slice(0, 40)).catch(() => undefined); // warm-up (JIT, statements)
-        const ing = await ingestRun(base, ingestSsid, ingestAgents.slice(40));
-        const target = d === 'sqlite' ? 25_000 : 10_000;
-        lines.push(
-          `| ${d} | events/ingest (batches of ${BATCH}, ${SENDERS} senders) | ${Math.round(ing.eps)} events/s | target ${target} | ${ing.eps >= target ? 'met' : 'NOT met'} |`,
-        );
-        if (ing.rejected > 0) console.warn(`  ${ing.rejected} events rejected`);
-        console.log(lines[lines.length - 1]);
-      }
-      if (ONLY === 'ingest') continue;
-      await liveScene(baseline ? [base, baseBase] : [base], viewsSsid, viewAgents);
-      for (const [op, body] of [
-        ['Agent/live', { ssid: viewsSsid, groupid: 55 }],
-        ['queue/count', { ssid: viewsSsid }],
-      ] as const) {
-        if (VIEW !== undefined && VIEW !== op) continue;
-        const url = `${base}/api/v2/${op}`;
-        const sample = JSON.stringify(await post(url, body));
-        if (!sample.includes('"success"')) console.warn(`  ${op} answered ${sample}`);
-        const runs: Array<{ ours: WrkResult; bare: WrkResult; ratio: number; before?: number; cpuRatio?: number }> = [];
-        const baseUrl = `${baseBase}/api/v2/${op}`;
-        const payload = JSON.stringify(body);
-        wrk(url, payload, 2);
-        if (baseline) wrk(baseUrl, payload, 2);
-        for (let round = 0; round < ROUNDS; round++) {
-          const bare = await bareRps(sample);
-          // Server CPU per request as well: unlike req/s, it hardly moves with what else the machine runs.
-          const perRequest = (pid: number | undefined, run: () => WrkResult) => {
-            const cpu0 = cpuMicros(pid);
-            const result = run();
-            return { result, cpuUs: (cpuMicros(pid) - cpu0) / (result.rps * DURATION) };
-          };
-          const measureOurs = () => perRequest(server.pid, () => wrk(url, payload, DURATION));
-          const measureTheirs = () => (baseline ? perRequest(baseline.pid, () => wrk(baseUrl, payload, DURATION)) : undefined);
-          // Alternated: this build first in odd rounds, the baseline first in even ones (the second of two
-          // runs in a row meets another machine state; one order in every round would count that as a cost).
-          const theirsFirst = baseline !== null && round % 2 === 1;
-          const early = theirsFirst ? measureTheirs() : undefined;
-          const mine = measureOurs();
-          const theirs = theirsFirst ? early : measureTheirs();
-          const ours = mine.result;
-          const before = theirs ? theirs.result.rps / bare.rps : undefined;
-          runs.push({ ours, bare, ratio: ours.rps / bare.rps, before, cpuRatio: theirs ? theirs.cpuUs / mine.cpuUs : undefined });
-          if (ROUNDS > 1 || baseline) {
-            const was = before === undefined ? '' : `; baseline ${before.toFixed(2)} ×, ${theirs!.cpuUs.toFixed(1)} µs CPU a request`;
-            console.log(
-              `  ${op} round ${round + 1}: ${Math.round(ours.rps)} / ${Math.round(bare.rps)} req/s = ${(ours.rps / bare.rps).toFixed(2)} ×, ${mine.cpuUs.toFixed(1)} µs CPU a request${was}`,
-            );
+    // Each view's rounds over all starts; the sample answer of the first start.
+    const runsOf = new Map<string, { sample: string; runs: Run[] }>();
+    for (let start = 0; start < STARTS; start++) {
+      const server = startServerProcess({ ...serverEnv, PORT: String(port) });
+      const baseline = BASELINE ? startServerProcess({ ...serverEnv, PORT: String(port + 10) }, { cwd: BASELINE }) : null;
+      try {
+        await waitFor(`${base}/healthz`);
+        if (baseline) await waitFor(`${baseBase}/healthz`);
+        const ingestSsid = ((await post(`${base}/api/v2/auth/login`, INGEST)) as { ssid: string }).ssid;
+        const viewsSsid = ((await post(`${base}/api/v2/auth/login`, VIEWS)) as { ssid: string }).ssid;
+        if (ONLY !== 'views' && start === 0) {
+          await ingestRun(base, ingestSsid, ingestAgents.slice(0, 40)).catch(() => undefined); // warm-up (JIT, statements)
+          const ing = await ingestRun(base, ingestSsid, ingestAgents.slice(40));
+          const target = d === 'sqlite' ? 25_000 : 10_000;
+          lines.push(
+            `| ${d} | events/ingest (batches of ${BATCH}, ${SENDERS} senders) | ${Math.round(ing.eps)} events/s | target ${target} | ${ing.eps >= target ? 'met' : 'NOT met'} |`,
+          );
+          if (ing.rejected > 0) console.warn(`  ${ing.rejected} events rejected`);
+          console.log(lines[lines.length - 1]);
+        }
+        if (ONLY === 'ingest') break;
+        // The scene's event ids are fixed: after the first start the servers answer it as duplicates.
+        await liveScene(baseline ? [base, baseBase] : [base], viewsSsid, viewAgents);
+        for (const [op, body] of [
+          ['Agent/live', { ssid: viewsSsid, groupid: 55 }],
+          ['queue/count', { ssid: viewsSsid }],
+        ] as const) {
+          if (VIEW !== undefined && VIEW !== op) continue;
+          const url = `${base}/api/v2/${op}`;
+          const sample = JSON.stringify(await post(url, body));
+          if (!sample.includes('"success"')) console.warn(`  ${op} answered ${sample}`);
+          let entry = runsOf.get(op);
+          if (!entry) runsOf.set(op, (entry = { sample, runs: [] }));
+          const runs = entry.runs;
+          const baseUrl = `${baseBase}/api/v2/${op}`;
+          const payload = JSON.stringify(body);
+          wrk(url, payload, 2);
+          if (baseline) wrk(baseUrl, payload, 2);
+          for (let round = 0; round < ROUNDS; round++) {
+            const bare = await bareRps(sample);
+            // Server CPU per request as well: unlike req/s, it hardly moves with what else the machine runs.
+            const perRequest = (pid: number | undefined, run: () => WrkResult) => {
+              const cpu0 = cpuMicros(pid);
+              const result = run();
+              return { result, cpuUs: (cpuMicros(pid) - cpu0) / (result.rps * DURATION) };
+            };
+            const measureOurs = () => perRequest(server.pid, () => wrk(url, payload, DURATION));
+            const measureTheirs = () => (baseline ? perRequest(baseline.pid, () => wrk(baseUrl, payload, DURATION)) : undefined);
+            // Alternated: this build first in odd rounds, the baseline first in even ones (the second of two
+            // runs in a row meets another machine state; one order in every round would count that as a cost).
+            const theirsFirst = baseline !== null && (start * ROUNDS + round) % 2 === 1;
+            const early = theirsFirst ? measureTheirs() : undefined;
+            const mine = measureOurs();
+            const theirs = theirsFirst ? early : measureTheirs();
+            const ours = mine.result;
+            const before = theirs ? theirs.result.rps / bare.rps : undefined;
+            runs.push({ ours, bare, ratio: ours.rps / bare.rps, before, cpuRatio: theirs ? theirs.cpuUs / mine.cpuUs : undefined });
+            if (ROUNDS > 1 || STARTS > 1 || baseline) {
+              const was = before === undefined ? '' : `; baseline ${before.toFixed(2)} ×, ${theirs!.cpuUs.toFixed(1)} µs CPU a request`;
+              const at = STARTS > 1 ? `start ${start + 1} ` : '';
+              console.log(
+                `  ${op} ${at}round ${round + 1}: ${Math.round(ours.rps)} / ${Math.round(bare.rps)} req/s = ${(ours.rps / bare.rps).toFixed(2)} ×, ${mine.cpuUs.toFixed(1)} µs CPU a request${was}`,
+              );
+            }
           }
         }
-        if (baseline) {
-          const cpu = runs.map((x) => x.cpuRatio!).sort((x, y) => x - y);
-          console.log(
-            `  ${op} baseline (${BASELINE}): median ${lowerMiddle(runs.map((x) => x.before!).sort((x, y) => x - y)).toFixed(2)} ×; ` +
-              `CPU a request, baseline ÷ this build: median ${lowerMiddle(cpu).toFixed(2)} (${cpu[0]!.toFixed(2)}–${cpu[cpu.length - 1]!.toFixed(2)})`,
-          );
-        }
-        runs.sort((x, y) => x.ratio - y.ratio);
-        const { ours: r, bare, ratio } = lowerMiddle(runs);
-        const range = runs.length > 1 ? `, ${runs[0]!.ratio.toFixed(2)}–${runs[runs.length - 1]!.ratio.toFixed(2)} in ${runs.length} rounds` : '';
-        lines.push(
-          `| ${d} | ${op} (${sample.length} B body) | ${Math.round(r.rps)} req/s, p99 ${r.p99ms.toFixed(2)} ms | bare ${Math.round(bare.rps)} req/s → ${ratio.toFixed(2)} ×${range} (target 0.5) | ${ratio >= 0.5 ? 'met' : 'NOT met'} |`,
-        );
-        console.log(lines[lines.length - 1]);
+      } finally {
+        await stopChild(server);
+        if (baseline) await stopChild(baseline);
       }
-    } finally {
-      await stopChild(server);
-      if (baseline) await stopChild(baseline);
+    }
+    for (const [op, { sample, runs }] of runsOf) {
+      if (BASELINE) {
+        const cpu = runs.map((x) => x.cpuRatio!).sort((x, y) => x - y);
+        console.log(
+          `  ${op} baseline (${BASELINE}): median ${lowerMiddle(runs.map((x) => x.before!).sort((x, y) => x - y)).toFixed(2)} ×; ` +
+            `CPU a request, baseline ÷ this build: median ${lowerMiddle(cpu).toFixed(2)} (${cpu[0]!.toFixed(2)}–${cpu[cpu.length - 1]!.toFixed(2)})`,
+        );
+      }
+      runs.sort((x, y) => x.ratio - y.ratio);
+      const { ours: r, bare, ratio } = lowerMiddle(runs);
+      const range = runs.length > 1 ? `, ${runs[0]!.ratio.toFixed(2)}–${runs[runs.length - 1]!.ratio.toFixed(2)} in ${runs.length} rounds` : '';
+      lines.push(
+        `| ${d} | ${op} (${sample.length} B body) | ${Math.round(r.rps)} req/s, p99 ${r.p99ms.toFixed(2)} ms | bare ${Math.round(bare.rps)} req/s → ${ratio.toFixed(2)} ×${range} (target 0.5) | ${ratio >= 0.5 ? 'met' : 'NOT met'} |`,
+      );
+      console.log(lines[lines.length - 1]);
     }
   }
   console.log(`\n| database | measurement | result | against | target |\n|---|---|---|---|---|\n${lines.join('\n')}`);
