@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { PostgresDatabase } from '../../src/db/postgres.js';
 import { SqliteDatabase } from '../../src/db/sqlite.js';
-import type { Database, Dialect } from '../../src/db/types.js';
+import type { Database, Dialect, Queryable } from '../../src/db/types.js';
 
 /**
  * The backends every integration test runs against: SQLite always, and
@@ -60,5 +60,20 @@ export async function freshDatabase(dialect: Dialect): Promise<TestDatabase> {
       await c.query(`DROP SCHEMA ${schema} CASCADE`);
       await c.end();
     },
+  };
+}
+
+/**
+ * `tx` without its optional `runRows`: code that takes a fast path when the executor has it
+ * (SQLite's transaction executor) takes its plain path instead, so a test can compare the two.
+ */
+export function withoutRunRows(tx: Queryable): Queryable {
+  return {
+    dialect: tx.dialect,
+    all: (sql, params) => tx.all(sql, params),
+    get: (sql, params) => tx.get(sql, params),
+    run: (sql, params) => tx.run(sql, params),
+    allValues: (sql, params) => tx.allValues(sql, params),
+    getValues: (sql, params) => tx.getValues(sql, params),
   };
 }

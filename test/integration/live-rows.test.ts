@@ -15,7 +15,7 @@ import {
   type CallRow,
 } from '../../src/modules/events/live-rows.js';
 import { LiveStateRepository } from '../../src/modules/events/live-state.repository.js';
-import type { AgentLive, CallLive } from '../../src/modules/events/live.types.js';
+import { newAgent, type AgentLive, type CallLive } from '../../src/modules/events/live.types.js';
 import { freshDatabase, testDialects } from '../helpers/databases.js';
 
 const full: Omit<AgentLive, 'agentId'> = {
@@ -41,28 +41,8 @@ const full: Omit<AgentLive, 'agentId'> = {
   wrapCall: 'c-wrap',
 };
 
-const bare: Omit<AgentLive, 'agentId'> = {
-  loggedIn: false,
-  loginType: null,
-  loginAt: null,
-  availSince: null,
-  breakReason: null,
-  breakAt: null,
-  wrapupAt: null,
-  ringCall: null,
-  ringAt: null,
-  callId: null,
-  callAt: null,
-  sipStatus: 'offline',
-  dayKey: '',
-  availSecs: 0,
-  talkSecs: 0,
-  calls: 0,
-  lastTs: 0,
-  seq: 0,
-  lastCall: null,
-  wrapCall: null,
-};
+// Every field at its empty value: a new agent's state.
+const { agentId: _unused, ...bare } = newAgent(0);
 
 const calls: CallLive[] = [
   {

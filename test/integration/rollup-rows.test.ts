@@ -4,7 +4,7 @@ import { rollupTable, writeRollup } from '../../src/db/rollup-write.js';
 import { tenant } from '../../src/db/tenant.js';
 import type { Param, Queryable } from '../../src/db/types.js';
 import { REPORT_MARKS } from '../../src/modules/report/rollup/marks.js';
-import { freshDatabase, testDialects } from '../helpers/databases.js';
+import { freshDatabase, testDialects, withoutRunRows as plain } from '../helpers/databases.js';
 
 const BREAKS = rollupTable('report_agent_breaks', { key: ['bucket', 'agent_id', 'reason'], sum: ['secs'], max: [] }, REPORT_MARKS);
 const QUEUE = rollupTable(
@@ -12,18 +12,6 @@ const QUEUE = rollupTable(
   { key: ['bucket', 'group_id'], sum: ['offered', 'answered', 'ans_wait_sum'], max: ['max_wait'] },
   REPORT_MARKS,
 );
-
-/** `tx` without `runRows`: SQLite's writeRollup then takes its plain path, multi-row VALUES. */
-function plain(tx: Queryable): Queryable {
-  return {
-    dialect: tx.dialect,
-    all: (sql, params) => tx.all(sql, params),
-    get: (sql, params) => tx.get(sql, params),
-    run: (sql, params) => tx.run(sql, params),
-    allValues: (sql, params) => tx.allValues(sql, params),
-    getValues: (sql, params) => tx.getValues(sql, params),
-  };
-}
 
 /**
  * writeRollup in a SQLite transaction writes one row a statement in a runRows loop; elsewhere it

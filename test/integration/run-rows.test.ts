@@ -3,24 +3,12 @@ import { bulkWrite, type BulkColumn } from '../../src/db/bulk.js';
 import { migrate } from '../../src/db/migrate.js';
 import { tenant } from '../../src/db/tenant.js';
 import type { Param, Queryable } from '../../src/db/types.js';
-import { freshDatabase, testDialects } from '../helpers/databases.js';
+import { freshDatabase, testDialects, withoutRunRows as plain } from '../helpers/databases.js';
 
 const COLUMNS: BulkColumn[] = [
   { name: 'event_id', pg: 'text' },
   { name: 'seq', pg: 'bigint' },
 ];
-
-/** `tx` without `runRows`: tenant's plain path, one `run` per row. */
-function plain(tx: Queryable): Queryable {
-  return {
-    dialect: tx.dialect,
-    all: (sql, params) => tx.all(sql, params),
-    get: (sql, params) => tx.get(sql, params),
-    run: (sql, params) => tx.run(sql, params),
-    allValues: (sql, params) => tx.allValues(sql, params),
-    getValues: (sql, params) => tx.getValues(sql, params),
-  };
-}
 
 /**
  * `runRows` (SQLite's transaction executor: one synchronous loop) and the plain path (a `run` per
