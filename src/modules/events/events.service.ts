@@ -7,7 +7,7 @@ import type { CallHistoryService } from '../calls/call-history.service.js';
 import type { CallRecord } from '../calls/call-record.js';
 import { OUTBOUND_PROGRESS, parseEvent, type TelephonyEvent } from './event-types.js';
 import { NO_AGENT_TIME, type AgentTimeSink } from './agent-time.js';
-import { agentMessage, callMessage } from './live.types.js';
+import { agentMessageValues, callMessageValues } from './live.types.js';
 import { LiveStateRepository } from './live-state.repository.js';
 import { LateCorrections } from './late-events.js';
 import { LiveMachine, type EndedCall, type Takeover } from './machine.js';
@@ -431,9 +431,10 @@ export class EventsService {
     if (m.spans.length > 0) await this.agentTime.apply(tx, accountId, m.spans);
     await repo.setSequence(last);
     const messages: Array<[string, unknown]> = [];
-    for (const a of m.dirtyAgents.values()) messages.push(['agent', agentMessage(a)]);
-    for (const c of m.dirtyCalls.values()) messages.push(['call', callMessage(c)]);
-    for (const e of m.ended) messages.push(['call', callMessage(e.call, { endedAt: e.endedAt, outcome: e.outcome })]);
+    // Agents and calls as their messages' values (live.types.ts says why); the stream sends the objects.
+    for (const a of m.dirtyAgents.values()) messages.push(['agent', agentMessageValues(a)]);
+    for (const c of m.dirtyCalls.values()) messages.push(['call', callMessageValues(c)]);
+    for (const e of m.ended) messages.push(['call', callMessageValues(e.call, { endedAt: e.endedAt, outcome: e.outcome })]);
     for (const t of m.takeovers) messages.push(['call.takeover', t]);
     await repo.appendChange(last, last - first + 1, JSON.stringify(messages), last - CHANGE_LOG_SPAN);
   }

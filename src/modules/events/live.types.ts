@@ -113,21 +113,24 @@ export function isAvailable(a: AgentLive): boolean {
   return a.loggedIn && a.breakReason === null && a.wrapupAt === null && a.callId === null;
 }
 
+/** When an agent entered the state it is shown with (null when offline). */
+function agentSince(a: AgentLive, state: AgentStateName): number | null {
+  return state === 'oncall'
+    ? a.callAt
+    : state === 'ringing'
+      ? a.ringAt
+      : state === 'wrapup'
+        ? a.wrapupAt
+        : state === 'break'
+          ? a.breakAt
+          : state === 'available'
+            ? a.availSince
+            : null;
+}
+
 /** The stream's `agent` message body. */
 export function agentMessage(a: AgentLive) {
   const state = agentStateName(a);
-  const since =
-    state === 'oncall'
-      ? a.callAt
-      : state === 'ringing'
-        ? a.ringAt
-        : state === 'wrapup'
-          ? a.wrapupAt
-          : state === 'break'
-            ? a.breakAt
-            : state === 'available'
-              ? a.availSince
-              : null;
   return {
     agentId: a.agentId,
     state,
@@ -137,7 +140,7 @@ export function agentMessage(a: AgentLive) {
     breakReason: a.breakReason,
     callId: a.callId,
     ringingCallId: a.ringCall,
-    since,
+    since: agentSince(a, state),
     seq: a.seq,
   };
 }
@@ -160,6 +163,67 @@ export function callMessage(c: CallLive, ended?: { endedAt: number; outcome: str
     ...(ended ? { endedAt: ended.endedAt, outcome: ended.outcome } : {}),
     seq: c.seq,
   };
+}
+
+/*
+ * How the change log (`live_changes.body`) stores the `agent` and `call` messages of an ingest
+ * batch: each as the array of its message's values in the message's key order, not as the object
+ * (`["agent",[12,"ringing",…]]`, not `["agent",{"agentId":12,…}]`). A 500-event batch's group is
+ * ~47 KB instead of ~107 KB and its JSON.stringify about half as long (0.17 against 0.33 ms for
+ * ~470 messages, a microbenchmark); the stream turns the values back into the object
+ * (`messageFromValues`) before it sends them, so clients see what `agentMessage` / `callMessage`
+ * answer (compared by src/modules/events/live.types.test.ts). Groups stored as objects (before
+ * this, and the commands pushCommands stores) are sent as they are.
+ */
+const AGENT_MESSAGE_KEYS = ['agentId', 'state', 'loggedIn', 'loginType', 'sipStatus', 'breakReason', 'callId', 'ringingCallId', 'since', 'seq'] as const;
+const CALL_MESSAGE_KEYS = [
+  'callId',
+  'state',
+  'groupId',
+  'did',
+  'caller',
+  'campaignId',
+  'direction',
+  'agentId',
+  'ringingAgentId',
+  'onHold',
+  'queuedAt',
+  'answeredAt',
+  'seq',
+] as const;
+const ENDED_CALL_MESSAGE_KEYS = [...CALL_MESSAGE_KEYS.slice(0, -1), 'endedAt', 'outcome', 'seq'] as const;
+
+/** agentMessage's values in its key order (the change log's form). */
+export function agentMessageValues(a: AgentLive): unknown[] {
+  const state = agentStateName(a);
+  return [a.agentId, state, a.loggedIn, a.loginType, a.sipStatus, a.breakReason, a.callId, a.ringCall, agentSince(a, state), a.seq];
+}
+
+/** callMessage's values in its key order (the change log's form). */
+export function callMessageValues(c: CallLive, ended?: { endedAt: number; outcome: string }): unknown[] {
+  return ended
+    ? [c.callId, 'ended', c.groupId, c.did, c.caller, c.campaignId, c.direction, c.agentId, c.ringAgent, c.onHold, c.queuedAt, c.answeredAt, ended.endedAt, ended.outcome, c.seq]
+    : [c.callId, c.state, c.groupId, c.did, c.caller, c.campaignId, c.direction, c.agentId, c.ringAgent, c.onHold, c.queuedAt, c.answeredAt, c.seq];
+}
+
+/**
+ * A stored message's data as the stream sends it: the values of an `agent` or `call` message
+ * (agentMessageValues, callMessageValues) as the object, in the same key order; anything else as it is.
+ */
+export function messageFromValues(event: string, data: unknown): unknown {
+  if (!Array.isArray(data)) return data;
+  const keys =
+    event === 'agent'
+      ? AGENT_MESSAGE_KEYS
+      : event === 'call'
+        ? data.length === ENDED_CALL_MESSAGE_KEYS.length
+          ? ENDED_CALL_MESSAGE_KEYS
+          : CALL_MESSAGE_KEYS
+        : null;
+  if (keys === null || keys.length !== data.length) return data;
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < keys.length; i++) out[keys[i]!] = data[i] as unknown;
+  return out;
 }
 
 /** A call the machine ended in this batch, and how. */

@@ -6,6 +6,7 @@ import { STREAM_SECURITY, errorAnswerSchema, httpErrorResponses } from '../../ht
 import { defineSurface, registerSurface } from '../../http/surface.js';
 import { CHANGES_CHANNEL, CHANGE_LOG_SPAN } from './events.service.js';
 import type { LiveStateService } from './live-state.service.js';
+import { messageFromValues } from './live.types.js';
 
 /** GET /api/v2/stream: Server-Sent Events of live changes (docs/events.md §3). */
 
@@ -62,7 +63,7 @@ function writeGroup(res: ServerResponse, seq: number, body: string, isSwitch: bo
   const messages = (JSON.parse(body) as Array<[string, unknown]>).filter(([event]) => isSwitch || !SWITCH_ONLY.has(event));
   let out = '';
   messages.forEach(([event, data], i) => {
-    out += `${i === messages.length - 1 ? `id: ${seq}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    out += `${i === messages.length - 1 ? `id: ${seq}\n` : ''}event: ${event}\ndata: ${JSON.stringify(messageFromValues(event, data))}\n\n`;
   });
   if (out) res.write(out);
 }
