@@ -43,9 +43,37 @@ export interface RollupStore {
 /** Seconds of a roll-up slot: the buckets of analysis_fine; hours and local days are made of whole slots. */
 export const SLOT = 300;
 
+/**
+ * Deltas in the order first added, found by their bucket (a number) and then by dimension, key and
+ * direction. A batch adds to them ~2,000 times (every cell of every call, then its hour and day at
+ * flush); a key string with the bucket in it made a number into a string each time.
+ */
+class Deltas {
+  readonly rows: Delta[] = [];
+  private readonly at = new Map<number, Map<string, Delta>>();
+
+  /** The delta of a cell, made (zeros, or a copy of `from`) when it is not there yet; `made` says which. */
+  get(dim: Dim | 'cube', key: string, direction: string, bucket: number, from?: Float64Array): { d: Delta; made: boolean } {
+    let ofBucket = this.at.get(bucket);
+    if (!ofBucket) this.at.set(bucket, (ofBucket = new Map()));
+    const id = `${dim}\u0000${key}\u0000${direction}`;
+    const d = ofBucket.get(id);
+    if (d) return { d, made: false };
+    const made = { dim, key, direction, bucket, vec: from ? Float64Array.from(from) : new Float64Array(NCOLS) };
+    ofBucket.set(id, made);
+    this.rows.push(made);
+    return { d: made, made: true };
+  }
+
+  clear(): void {
+    this.rows.length = 0;
+    this.at.clear();
+  }
+}
+
 /** Accumulates contributions of many records, flushed in one go (bulk seeding uses the same code). */
 export class RollupBatch {
-  readonly deltas = new Map<string, Delta>();
+  private readonly deltas = new Deltas();
 
   /**
    * The pending change of one cell in the call's 5-minute slot: at flush the
@@ -54,13 +82,7 @@ export class RollupBatch {
    * zone; a 5-minute slot cannot.)
    */
   vector(dim: Dim | 'cube', key: string, direction: string, slot: number): Float64Array {
-    const id = `${dim}\u0000${key}\u0000${direction}\u0000${slot}`;
-    let d = this.deltas.get(id);
-    if (!d) {
-      d = { dim, key, direction, bucket: slot, vec: new Float64Array(NCOLS) };
-      this.deltas.set(id, d);
-    }
-    return d.vec;
+    return this.deltas.get(dim, key, direction, slot).d.vec;
   }
 
   /** The record's own counters in every dimension and key. */
@@ -108,20 +130,18 @@ export class RollupBatch {
 
   /** Writes the accumulated changes: UTC-hour rows, and local-day rows (and cube rows) in the roll-up's zone. */
   async flush(tx: Queryable, accountId: number): Promise<void> {
-    if (this.deltas.size === 0) return;
+    if (this.deltas.rows.length === 0) return;
     await lockRollupWriters(tx, accountId);
     const tz = await rollupZone(tx, accountId);
-    const hourly = new Map<string, Delta>();
-    const daily = new Map<string, Delta>();
+    const hourly = new Deltas();
+    const daily = new Deltas();
     const dayOfSlot = new Map<number, number>();
     const slots = new Set<number>();
-    const addTo = (m: Map<string, Delta>, d: Delta, direction: string, bucket: number) => {
-      const id = `${d.dim}\u0000${d.key}\u0000${direction}\u0000${bucket}`;
-      const agg = m.get(id);
-      if (agg) for (let i = 0; i < NCOLS; i++) agg.vec[i]! += d.vec[i]!;
-      else m.set(id, { ...d, direction, bucket, vec: Float64Array.from(d.vec) });
+    const addTo = (m: Deltas, d: Delta, direction: string, bucket: number) => {
+      const { d: agg, made } = m.get(d.dim, d.key, direction, bucket, d.vec);
+      if (!made) for (let i = 0; i < NCOLS; i++) agg.vec[i]! += d.vec[i]!;
     };
-    for (const d of this.deltas.values()) {
+    for (const d of this.deltas.rows) {
       slots.add(d.bucket);
       if (d.dim !== 'cube') addTo(hourly, d, d.direction, Math.floor((d.bucket * SLOT) / 3600));
       let day = dayOfSlot.get(d.bucket);
@@ -132,14 +152,14 @@ export class RollupBatch {
       // Daily per-dimension rows leave direction out (half the rows to sum); the cube keeps it.
       addTo(daily, d, d.dim === 'cube' ? d.direction : '', day);
     }
-    const days = [...daily.values()];
-    const fine = [...this.deltas.values()].filter((d) => d.dim !== 'cube');
+    const days = daily.rows;
+    const fine = this.deltas.rows.filter((d) => d.dim !== 'cube');
     const cube = days.filter((d) => d.dim === 'cube');
     // The rows and the marks of their UTC days and hours in one call: answers of them kept on any node are stale from this commit on.
     await writeDeltas(
       tx,
       accountId,
-      { fine, hourly: [...hourly.values()], daily: days.filter((d) => d.dim !== 'cube'), cube },
+      { fine, hourly: hourly.rows, daily: days.filter((d) => d.dim !== 'cube'), cube },
       [...slots].map((s) => s * SLOT),
     );
     this.deltas.clear();
