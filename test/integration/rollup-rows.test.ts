@@ -7,11 +7,7 @@ import { REPORT_MARKS } from '../../src/modules/report/rollup/marks.js';
 import { freshDatabase, testDialects, withoutRunRows as plain } from '../helpers/databases.js';
 
 const BREAKS = rollupTable('report_agent_breaks', { key: ['bucket', 'agent_id', 'reason'], sum: ['secs'], max: [] }, REPORT_MARKS);
-const QUEUE = rollupTable(
-  'report_queue',
-  { key: ['bucket', 'group_id'], sum: ['offered', 'answered', 'ans_wait_sum'], max: ['max_wait'] },
-  REPORT_MARKS,
-);
+const QUEUE = rollupTable('report_queue', { key: ['bucket', 'group_id'], sum: ['offered', 'answered', 'ans_wait_sum'], max: ['max_wait'] }, REPORT_MARKS);
 
 /**
  * writeRollup in a SQLite transaction writes one row a statement in a runRows loop; elsewhere it
@@ -26,8 +22,7 @@ for (const dialect of testDialects()) {
         await migrate(t.db);
         const day = 20_000 * 86_400;
         const breaks = (k: number): Param[][] => Array.from({ length: 120 }, (_, i) => [day + (i % 7) * 900, i, `r${k}`, i + 0.5 * k]);
-        const queue = (k: number): Param[][] =>
-          Array.from({ length: 73 }, (_, i) => [day + i * 900, (i % 3) + 1, 1, k, 2.5 * i, i % 4 === 0 ? null : i * k]);
+        const queue = (k: number): Param[][] => Array.from({ length: 73 }, (_, i) => [day + i * 900, (i % 3) + 1, 1, k, 2.5 * i, i % 4 === 0 ? null : i * k]);
         const write = async (account: number, through: (tx: Queryable) => Queryable) => {
           for (const k of [1, 2, 3]) {
             await t.db.transaction(async (tx) => {

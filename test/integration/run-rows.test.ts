@@ -23,7 +23,14 @@ for (const dialect of testDialects()) {
         const write = async (account: number, through: (tx: Queryable) => Queryable) => {
           await t.db.transaction(async (tx) => {
             const q = tenant(through(tx), account);
-            await bulkWrite(q, 'event_ids', COLUMNS, ['event_id'], [1, 2, 3].map((i) => ({ event_id: `e${i}`, seq: i })), 'nothing');
+            await bulkWrite(
+              q,
+              'event_ids',
+              COLUMNS,
+              ['event_id'],
+              [1, 2, 3].map((i) => ({ event_id: `e${i}`, seq: i })),
+              'nothing',
+            );
             // A conflict skipped and a new row; then an update run per row, twice on one row.
             await bulkWrite(
               q,

@@ -3,16 +3,7 @@ import { dialectOf } from '../../db/dialect.js';
 import { inList, probeRows } from '../../db/in-list.js';
 import { bulkWrite } from '../../db/bulk.js';
 import type { AgentLive, CallLive } from './live.types.js';
-import {
-  AGENT_COLUMNS,
-  AGENT_SELECT,
-  CALL_COLUMNS,
-  CALL_SELECT,
-  agentFromValues,
-  agentRow,
-  callFromValues,
-  callRow,
-} from './live-rows.js';
+import { AGENT_COLUMNS, AGENT_SELECT, CALL_COLUMNS, CALL_SELECT, agentFromValues, agentRow, callFromValues, callRow } from './live-rows.js';
 
 /** Live state reads and writes of the ingest path (one account, inside the batch transaction). */
 export class LiveStateRepository {

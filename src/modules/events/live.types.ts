@@ -202,7 +202,23 @@ export function agentMessageValues(a: AgentLive): unknown[] {
 /** callMessage's values in its key order (the change log's form). */
 export function callMessageValues(c: CallLive, ended?: { endedAt: number; outcome: string }): unknown[] {
   return ended
-    ? [c.callId, 'ended', c.groupId, c.did, c.caller, c.campaignId, c.direction, c.agentId, c.ringAgent, c.onHold, c.queuedAt, c.answeredAt, ended.endedAt, ended.outcome, c.seq]
+    ? [
+        c.callId,
+        'ended',
+        c.groupId,
+        c.did,
+        c.caller,
+        c.campaignId,
+        c.direction,
+        c.agentId,
+        c.ringAgent,
+        c.onHold,
+        c.queuedAt,
+        c.answeredAt,
+        ended.endedAt,
+        ended.outcome,
+        c.seq,
+      ]
     : [c.callId, c.state, c.groupId, c.did, c.caller, c.campaignId, c.direction, c.agentId, c.ringAgent, c.onHold, c.queuedAt, c.answeredAt, c.seq];
 }
 
