@@ -15,7 +15,7 @@ import {
   type CallRow,
 } from '../../src/modules/events/live-rows.js';
 import { LiveStateRepository } from '../../src/modules/events/live-state.repository.js';
-import { newAgent, type AgentLive, type CallLive } from '../../src/modules/events/live.types.js';
+import { newAgent, queuedCall, type AgentLive, type CallLive } from '../../src/modules/events/live.types.js';
 import { freshDatabase, testDialects } from '../helpers/databases.js';
 
 const full: Omit<AgentLive, 'agentId'> = {
@@ -71,29 +71,7 @@ const calls: CallLive[] = [
     lastTs: 1_700_000_003,
     seq: 88,
   },
-  {
-    callId: 'call-bare',
-    state: 'queued',
-    queuedAt: 1_700_000_000,
-    groupId: null,
-    did: null,
-    caller: null,
-    campaignId: null,
-    direction: 'inbound',
-    retryOf: null,
-    ringAgent: null,
-    ringAt: null,
-    agentId: null,
-    answeredAt: null,
-    agentSince: null,
-    onHold: false,
-    holdAt: null,
-    holdSecs: 0,
-    hits: [],
-    legs: [],
-    lastTs: 0,
-    seq: 0,
-  },
+  queuedCall('call-bare', 1_700_000_000, 0, {}),
 ];
 
 /**

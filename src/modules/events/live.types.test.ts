@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { type AgentLive, type CallLive, agentMessage, agentMessageValues, callMessage, callMessageValues, messageFromValues, newAgent } from './live.types.js';
+import {
+  type AgentLive,
+  type CallLive,
+  agentMessage,
+  agentMessageValues,
+  callMessage,
+  callMessageValues,
+  messageFromValues,
+  newAgent,
+  queuedCall,
+} from './live.types.js';
 
 /** What the stream sends of a change group stored as values: the same JSON as the plain messages. */
 function throughLog(event: string, values: unknown[]): string {
@@ -19,29 +29,7 @@ describe('change log messages as values', () => {
     expect(throughLog('agent', agentMessageValues(a))).toBe(JSON.stringify(agentMessage(a)));
   });
 
-  const base: CallLive = {
-    callId: 'c-981',
-    state: 'queued',
-    queuedAt: 1763812340,
-    groupId: 55,
-    did: '18005550100',
-    caller: '919876543210',
-    campaignId: null,
-    direction: 'inbound',
-    retryOf: null,
-    ringAgent: null,
-    ringAt: null,
-    agentId: null,
-    answeredAt: null,
-    agentSince: null,
-    onHold: false,
-    holdAt: null,
-    holdSecs: 0,
-    hits: [],
-    legs: [],
-    lastTs: 1763812340,
-    seq: 1240,
-  };
+  const base = queuedCall('c-981', 1763812340, 1240, { groupId: 55, did: '18005550100', caller: '919876543210' });
   const calls: Array<[string, CallLive]> = [
     ['queued', base],
     ['ringing', { ...base, state: 'ringing', ringAgent: 12, ringAt: 1763812341.5 }],

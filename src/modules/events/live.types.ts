@@ -70,6 +70,43 @@ export interface CallLive {
   seq: number;
 }
 
+/** What a `call.queued` event may name of its call (event-types.ts). */
+export interface QueuedCallFields {
+  groupId?: number | null;
+  did?: string | null;
+  caller?: string | null;
+  campaignId?: string | null;
+  direction?: 'inbound' | 'outbound';
+  retryOf?: string | null;
+}
+
+/** A call as `call.queued` makes it at `ts`: what the event names, every other field at its empty value. */
+export function queuedCall(callId: string, ts: number, seq: number, from: QueuedCallFields): CallLive {
+  return {
+    callId,
+    state: 'queued',
+    queuedAt: ts,
+    groupId: from.groupId ?? null,
+    did: from.did ?? null,
+    caller: from.caller ?? null,
+    campaignId: from.campaignId ?? null,
+    direction: from.direction ?? 'inbound',
+    retryOf: from.retryOf ?? null,
+    ringAgent: null,
+    ringAt: null,
+    agentId: null,
+    answeredAt: null,
+    agentSince: null,
+    onHold: false,
+    holdAt: null,
+    holdSecs: 0,
+    hits: [],
+    legs: [],
+    lastTs: ts,
+    seq,
+  };
+}
+
 export function newAgent(agentId: number): AgentLive {
   return {
     agentId,

@@ -5,7 +5,7 @@ import { applyAgentEvent } from './agent-events.js';
 import { PAST_AFTER_SECS, type AgentHistory } from './agent-history.js';
 import { spanOf, type AgentSpan } from './agent-time.js';
 import type { LateCorrections } from './late-events.js';
-import { isAvailable, newAgent, type AgentLive, type CallLive, type EndedCall } from './live.types.js';
+import { isAvailable, newAgent, queuedCall, type AgentLive, type CallLive, type EndedCall } from './live.types.js';
 
 export type { EndedCall };
 
@@ -157,29 +157,7 @@ export class LiveMachine {
     if (ev.type === 'call.queued') {
       if (this.calls.has(callId) || this.endedIds.has(callId)) return [1524, `Invalid action: call ${callId} already exists`];
       if (ev.groupId !== undefined && !this.groups.has(ev.groupId)) return [1006, `Group id does not exist: ${ev.groupId}`];
-      const c: CallLive = {
-        callId,
-        state: 'queued',
-        queuedAt: ev.ts,
-        groupId: ev.groupId ?? null,
-        did: ev.did ?? null,
-        caller: ev.caller ?? null,
-        campaignId: ev.campaignId ?? null,
-        direction: ev.direction ?? 'inbound',
-        retryOf: ev.retryOf ?? null,
-        ringAgent: null,
-        ringAt: null,
-        agentId: null,
-        answeredAt: null,
-        agentSince: null,
-        onHold: false,
-        holdAt: null,
-        holdSecs: 0,
-        hits: [],
-        legs: [],
-        lastTs: ev.ts,
-        seq,
-      };
+      const c = queuedCall(callId, ev.ts, seq, ev);
       this.calls.set(callId, c);
       this.touchCall(c, ev.ts, seq);
       return null;
