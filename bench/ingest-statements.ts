@@ -5,6 +5,14 @@
  * statement counted and timed by its text, and the batch's wall time.
  *
  *   npx tsx bench/ingest-statements.ts [--db sqlite|postgres] [--batches 200]
+ *
+ * --gc: also the garbage collector's time a batch (PerformanceObserver's
+ * `gc` entries) and the bytes allocated a batch (V8's sampling heap
+ * profiler keeping the samples GC collected, so every allocation counts,
+ * not only what survives), with the functions that allocate most. Run it
+ * under the flags of `npm start` to see what they cost:
+ *
+ *   node --max-semi-space-size=8 --import tsx bench/ingest-statements.ts --no-log --gc
  */
 import { completeCallTraffic, tenantWithAgents } from './agent-traffic.js';
 import { benchService } from './campaign-support.js';
@@ -12,6 +20,7 @@ import { loggingDatabase, type StatementLog } from './statement-log.js';
 import { median } from './support.js';
 import { parseArgs } from '../src/cli/args.js';
 import type { Database } from '../src/db/types.js';
+import { gcMeter } from './gc-meter.js';
 
 const { options } = parseArgs(process.argv.slice(2));
 const DIALECT = options.db === 'postgres' ? 'postgres' : 'sqlite';
@@ -34,6 +43,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < WARMUP; i++) await s.services.events.ingest(accountId, next(500));
     log?.clear();
     const times: number[] = [];
+    const gc = options.gc !== undefined ? await gcMeter() : undefined;
     const cpu0 = process.cpuUsage();
     for (let i = 0; i < BATCHES; i++) {
       const t0 = performance.now();
@@ -42,6 +52,7 @@ async function main(): Promise<void> {
       if (r.errors.length > 0) throw new Error(JSON.stringify(r.errors[0]));
     }
     const cpu = process.cpuUsage(cpu0);
+    if (gc) console.log(await gc.report(BATCHES));
     // CPU time (this process: the statements of SQLite run on its thread) moves far less than wall time with the machine's load.
     console.log(`${DIALECT}: batch median ${median(times).toFixed(2)} ms, CPU ${((cpu.user + cpu.system) / 1000 / BATCHES).toFixed(2)} ms a batch`);
     if (!log) return;
