@@ -1,6 +1,6 @@
 import type { Database, Queryable } from '../src/db/types.js';
 
-const STATEMENTS = new Set(['all', 'get', 'run', 'allValues', 'getValues', 'exec', 'runRows']);
+const STATEMENTS = new Set(['all', 'get', 'run', 'allValues', 'getValues', 'exec', 'runRows', 'runRecords']);
 
 /** Per statement text: how many times it ran and the time spent in it (ms). */
 export type StatementLog = Map<string, { n: number; ms: number }>;
@@ -27,7 +27,7 @@ export function loggingDatabase(db: Database): { db: Database; log: StatementLog
               const key = String(args[0]).replace(/\s+/g, ' ').slice(0, 140);
               const e = log.get(key) ?? { n: 0, ms: 0 };
               // runRows (sql, lead, rows): one statement run per row.
-              e.n += prop === 'runRows' ? (args[2] as unknown[]).length : 1;
+              e.n += prop === 'runRows' ? (args[2] as unknown[]).length : prop === 'runRecords' ? (args[3] as unknown[]).length : 1;
               e.ms += performance.now() - t0;
               log.set(key, e);
             }

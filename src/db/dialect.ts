@@ -234,10 +234,7 @@ const sqlite: DialectOps = {
   async insertRows(t, table, columns, rows, conflict) {
     const names = columns.map((c) => c.name);
     const sql = `INSERT INTO ${table} (account_id, ${names.join(', ')}) VALUES ($1, ${names.map((_, i) => `$${i + 2}`).join(', ')}) ${conflict}`;
-    await t.runRows(
-      sql,
-      rows.map((row) => names.map((c) => row[c])),
-    );
+    await t.runRecords(sql, names, rows);
   },
   // In a transaction (t.rowLoop): one row a statement, the rows in one runRows loop. Measured
   // against the 50-row VALUES below (bench/ingest-statements.ts, SQLite, 4 alternated pairs): CPU a

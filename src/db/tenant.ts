@@ -16,6 +16,8 @@ export interface TenantQueries {
   getValues(sql: string, params?: readonly Param[]): Promise<unknown[] | undefined>;
   /** `run(sql, row)` for each row, in order (`Queryable.runRows` where the executor has it, else `run` per row). */
   runRows(sql: string, rows: ReadonlyArray<readonly Param[]>): Promise<void>;
+  /** `runRows` with each row the values of `names` in a record (`Queryable.runRecords` where the executor has it). */
+  runRecords(sql: string, names: readonly string[], records: ReadonlyArray<Readonly<Record<string, Param>>>): Promise<void>;
   /** Whether `runRows` is the executor's own loop (SQLite's transaction: no await per row), not a `run` per row. */
   readonly rowLoop: boolean;
   /**
@@ -52,6 +54,11 @@ export function tenant(db: Queryable, accountId: number): TenantQueries {
       assertScoped(sql);
       if (db.runRows) return db.runRows(sql, [accountId], rows);
       for (const row of rows) await db.run(sql, [accountId, ...row]);
+    },
+    runRecords: async (sql, names, records) => {
+      assertScoped(sql);
+      if (db.runRecords) return db.runRecords(sql, [accountId], names, records);
+      for (const r of records) await db.run(sql, [accountId, ...names.map((n) => r[n])]);
     },
     untenanted: async (reason, sql, params = []) => {
       if (reason.trim() === '') throw new Error(`untenanted statement without a reason: ${sql.slice(0, 80)}`);

@@ -34,6 +34,12 @@ export interface Queryable {
    * `runRows` runs `run` once per row, the plain path.
    */
   runRows?(sql: string, lead: readonly Param[], rows: ReadonlyArray<readonly Param[]>): Promise<void>;
+  /**
+   * `runRows` of records: each run's parameters are `lead` followed by the
+   * record's values of `names`, in that order, read as the statement is run
+   * (no array per record built first). Optional, as `runRows`.
+   */
+  runRecords?(sql: string, lead: readonly Param[], names: readonly string[], records: ReadonlyArray<Readonly<Record<string, Param>>>): Promise<void>;
 }
 
 export type Listener = (payload: string) => void;

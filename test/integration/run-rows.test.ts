@@ -11,8 +11,9 @@ const COLUMNS: BulkColumn[] = [
 ];
 
 /**
- * `runRows` (SQLite's transaction executor: one synchronous loop) and the plain path (a `run` per
- * row) write the same rows and fail the same way; bulkWrite on SQLite goes through it.
+ * `runRows` and `runRecords` (SQLite's transaction executor: one synchronous loop) and the plain
+ * path (a `run` per row) write the same rows and fail the same way; bulkWrite on SQLite goes
+ * through `runRecords`.
  */
 for (const dialect of testDialects()) {
   describe(`runRows against a run per row [${dialect}]`, () => {
@@ -77,8 +78,37 @@ for (const dialect of testDialects()) {
           await expect(failing).rejects.toThrow(/null|NOT NULL/i);
           expect(await rows(account)).toEqual([]);
         }
+        // runRecords: each record's values of the names, in the names' order, undefined as NULL; the
+        // same rows through SQLite's loop (one parameter array refilled per record) and a run per record.
+        await t.db.exec(`CREATE TABLE run_records (account_id integer NOT NULL, a text, b integer, c ${dialect === 'postgres' ? 'boolean' : 'integer'})`);
+        const records: Array<Record<string, Param>> = [
+          { c: true, b: 1, a: 'x' },
+          { a: undefined, b: 2, c: false },
+          { b: 3, a: 'z' },
+        ];
+        for (const [account, through] of [
+          [5, (tx: Queryable) => tx],
+          [6, plain],
+        ] as const) {
+          await t.db.transaction((tx) =>
+            tenant(through(tx), account).runRecords('INSERT INTO run_records (account_id, a, b, c) VALUES ($1, $2, $3, $4)', ['a', 'b', 'c'], records),
+          );
+        }
+        const recordRows = async (account: number) =>
+          (
+            await t.db.all<{ a: string | null; b: number; c: number | boolean | null }>('SELECT a, b, c FROM run_records WHERE account_id = $1 ORDER BY b', [
+              account,
+            ])
+          ).map((r) => [r.a, Number(r.b), r.c === null ? null : Number(r.c)]);
+        expect(await recordRows(5)).toEqual([
+          ['x', 1, 1],
+          [null, 2, 0],
+          ['z', 3, null],
+        ]);
+        expect(await recordRows(6)).toEqual(await recordRows(5));
         if (dialect === 'sqlite') {
           await t.db.transaction(async (tx) => {
+            expect(typeof tx.runRecords).toBe('function');
             expect(typeof tx.runRows).toBe('function');
             await expect(tenant(tx, 1).runRows('SELECT event_id FROM event_ids WHERE account_id = $1 AND seq > $2', [[0]])).rejects.toThrow(/answers rows/);
           });

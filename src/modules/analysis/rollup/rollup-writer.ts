@@ -40,22 +40,36 @@ const HOURLY = table('analysis_hourly', FINE_KEY);
 const DAILY = table('analysis_daily', FINE_KEY);
 const CUBE = table('analysis_cube', CUBE_KEY);
 
-function rowsOf(deltas: Delta[], keyParams: (d: Delta) => Param[]): Param[][] {
+/** The rows of `deltas` that change something: `keyParams` puts the key's values in a row of `width`, the counters follow. */
+function rowsOf(deltas: Delta[], width: number, keyParams: (d: Delta, row: Param[]) => void): Param[][] {
   const rows: Param[][] = [];
+  const first = width - NCOLS;
   for (const d of deltas) {
     if (!d.vec.some((v) => v !== 0)) continue;
-    const row = keyParams(d);
+    // Sized once: pushing the counters onto the key's values grew each of ~900 rows a batch twice.
+    const row = new Array<Param>(width);
+    keyParams(d, row);
     // Counts are integers; only the two sums are fractional.
-    for (let c = 0; c < NCOLS; c++) row.push(IX.ring_sum <= c ? d.vec[c]! : Math.round(d.vec[c]!));
+    for (let c = 0; c < NCOLS; c++) row[first + c] = IX.ring_sum <= c ? d.vec[c]! : Math.round(d.vec[c]!);
     rows.push(row);
   }
   return rows;
 }
 
-const fineKey = (d: Delta): Param[] => [d.dim, d.bucket, d.key, d.direction];
-function cubeKeyParams(d: Delta): Param[] {
+function fineKey(d: Delta, row: Param[]): void {
+  row[0] = d.dim;
+  row[1] = d.bucket;
+  row[2] = d.key;
+  row[3] = d.direction;
+}
+function cubeKeyParams(d: Delta, row: Param[]): void {
   const [agent, group, did, campaign] = d.key.split(CUBE_SEP);
-  return [d.bucket, Number(agent), Number(group), did!, campaign!, d.direction];
+  row[0] = d.bucket;
+  row[1] = Number(agent);
+  row[2] = Number(group);
+  row[3] = did!;
+  row[4] = campaign!;
+  row[5] = d.direction;
 }
 
 /**
@@ -72,10 +86,10 @@ export async function writeDeltas(
 ): Promise<void> {
   await writeRollup(tenant(tx, accountId), {
     writes: [
-      { table: FINE, rows: rowsOf(deltas.fine, fineKey) },
-      { table: HOURLY, rows: rowsOf(deltas.hourly, fineKey) },
-      { table: DAILY, rows: rowsOf(deltas.daily, fineKey) },
-      { table: CUBE, rows: rowsOf(deltas.cube, cubeKeyParams) },
+      { table: FINE, rows: rowsOf(deltas.fine, FINE_KEY.length + NCOLS, fineKey) },
+      { table: HOURLY, rows: rowsOf(deltas.hourly, FINE_KEY.length + NCOLS, fineKey) },
+      { table: DAILY, rows: rowsOf(deltas.daily, FINE_KEY.length + NCOLS, fineKey) },
+      { table: CUBE, rows: rowsOf(deltas.cube, CUBE_KEY.length + NCOLS, cubeKeyParams) },
     ],
     times,
   });
