@@ -77,6 +77,7 @@ forEachDatabase('contact lists', (use) => {
       fields: { plan: 'gold' },
       scheduleAt: null,
       rescheduleAt: null,
+      callbackSeq: 0,
       deleted: false,
     });
     // The same number in another list is another contact (contact ids are unique in the account).
@@ -278,7 +279,7 @@ forEachDatabase('contact lists', (use) => {
     expect((await add(h, m, { clId, action: 0, record: { number: '919800000071' } })).body.status).toBe('success');
   });
 
-  it('answers the dialer: list order after a cursor, schedules, due callbacks first, one contact by id', async () => {
+  it('answers the dialer: list order after a cursor, schedules, callback changes in order, one contact by id', async () => {
     const h = use();
     const t: Tenant = await createTenant(h);
     const other: Tenant = await createTenant(h);
@@ -309,16 +310,31 @@ forEachDatabase('contact lists', (use) => {
     expect((await cl.contactsForDialling(t.accountId, [l1, l2], { limit: 10, now })).map((c) => c.contactId)).toEqual([ids[0], ids[2], ids[3], ids[4]]);
     expect((await cl.contactsForDialling(t.accountId, [l1, l2], { limit: 10, now: now + 60 })).map((c) => c.contactId)).toEqual(ids);
     expect((await cl.contactsForDialling(t.accountId, [l1], { limit: 10 })).every((c) => c.clId === l1)).toBe(true);
-    // Due callbacks, earliest first; one not yet due is not among them.
-    expect((await cl.dueCallbacks(t.accountId, [l1, l2], now, 10)).map((c) => c.contactId)).toEqual([ids[3], ids[2]]);
-    expect(await cl.clearReschedule(t.accountId, ids[3]!)).toBe(true);
-    expect((await cl.dueCallbacks(t.accountId, [l1, l2], now, 10)).map((c) => c.contactId)).toEqual([ids[2]]);
-    expect(await cl.setReschedule(t.accountId, ids[0]!, now - 500)).toBe(true);
-    expect((await cl.dueCallbacks(t.accountId, [l1, l2], now, 10)).map((c) => c.contactId)).toEqual([ids[0], ids[2]]);
-    expect(await cl.clearReschedule(t.accountId, 999_999)).toBe(false);
+    // Callback changes in change order after a number, each with its number; the mark is the last one's.
+    const changes = await cl.callbackChanges(t.accountId, [l1, l2], 0, 10);
+    expect(changes.map((c) => [c.contactId, c.rescheduleAt])).toEqual([
+      [ids[2], now - 10],
+      [ids[3], now - 100],
+      [ids[4], now + 100],
+    ]);
+    const seqs = changes.map((c) => c.callbackSeq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect((await cl.listMarks(t.accountId)).callbacks).toBe(seqs[2]);
+    expect((await cl.callbackChanges(t.accountId, [l2], seqs[0]!, 10)).map((c) => c.contactId)).toEqual([ids[3]]);
+    // Other fields, or the same callback again, are no change; a new time or clearing it (0) is, numbered after the rest.
+    await add(h, t, { clId: l1, action: 1, record: { number: '919800000083', name: 'x' }, campaignReschedule: now - 10 });
+    await add(h, t, { clId: l1, action: 0, record: { number: '919800000085' }, campaignReschedule: 0 });
+    await add(h, t, { clId: l1, action: 1, record: { number: '919800000081' }, campaignReschedule: now - 500 });
+    const later = await cl.callbackChanges(t.accountId, [l1, l2], seqs[2]!, 10);
+    expect(later.map((c) => [c.contactId, c.rescheduleAt])).toEqual([
+      [ids[4], null],
+      [ids[0], now - 500],
+    ]);
+    expect((await cl.listMarks(t.accountId)).callbacks).toBe(later[1]!.callbackSeq);
+    expect((await cl.listMarks(other.accountId)).callbacks).toBe(0);
     // Another account sees none of it.
     expect(await cl.contactById(other.accountId, ids[0]!)).toBeNull();
     expect(await cl.contactsForDialling(other.accountId, [l1, l2], { limit: 10 })).toEqual([]);
-    expect(await cl.dueCallbacks(other.accountId, [l1, l2], now, 10)).toEqual([]);
+    expect(await cl.callbackChanges(other.accountId, [l1, l2], 0, 10)).toEqual([]);
   });
 });

@@ -14,9 +14,11 @@ export interface CampaignRow {
   updated_at: number;
   started_at: number | null;
   fresh_cursor: string;
+  /** The last list callback change the dialer applied to the campaign (null before its first tick). */
+  callback_seq: number | null;
 }
 
-const COLUMNS = 'campaign_id, name, state, mode, group_id, did, cl_ids, settings, created_at, updated_at, started_at, fresh_cursor';
+const COLUMNS = 'campaign_id, name, state, mode, group_id, did, cl_ids, settings, created_at, updated_at, started_at, fresh_cursor, callback_seq';
 
 /** The campaigns of one account (`campaigns`). */
 export class CampaignRepository {
@@ -27,7 +29,7 @@ export class CampaignRepository {
     return Number(row?.m ?? 0) + 1;
   }
 
-  async insert(r: Omit<CampaignRow, 'fresh_cursor' | 'started_at' | 'updated_at'>): Promise<boolean> {
+  async insert(r: Omit<CampaignRow, 'fresh_cursor' | 'started_at' | 'updated_at' | 'callback_seq'>): Promise<boolean> {
     const res = await this.t.run(
       `INSERT INTO campaigns (account_id, campaign_id, name, state, mode, group_id, did, cl_ids, settings, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) ON CONFLICT (account_id, campaign_id) DO NOTHING`,
@@ -75,6 +77,11 @@ export class CampaignRepository {
 
   async setCursor(campaignId: number, cursor: string): Promise<void> {
     await this.t.run('UPDATE campaigns SET fresh_cursor = $3 WHERE account_id = $1 AND campaign_id = $2', [campaignId, cursor]);
+  }
+
+  /** Sets the last list callback change applied to the campaign (CampaignRow.callback_seq). */
+  async setCallbackCursor(campaignId: number, seq: number): Promise<void> {
+    await this.t.run('UPDATE campaigns SET callback_seq = $3 WHERE account_id = $1 AND campaign_id = $2', [campaignId, seq]);
   }
 
   /** Deletes the campaign and its dial state; its calls stay (the reports of past calls name it). */

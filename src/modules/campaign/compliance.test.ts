@@ -15,6 +15,7 @@ const contact = (over: Partial<ListContact> = {}): ListContact => ({
   fields: {},
   scheduleAt: null,
   rescheduleAt: null,
+  callbackSeq: 0,
   deleted: false,
   ...over,
 });

@@ -19,6 +19,8 @@ export interface ListContact {
   scheduleAt: number | null;
   /** `campaignReschedule`: a callback due then (Unix s). */
   rescheduleAt: number | null;
+  /** The account's number of the change that set `rescheduleAt` (ContactListsPort.callbackChanges). */
+  callbackSeq: number;
   deleted: boolean;
 }
 
@@ -27,16 +29,18 @@ export interface ContactListsPort {
   missingLists(accountId: number, clIds: readonly number[]): Promise<number[]>;
   /** Contacts (not soft-deleted) in list order after `afterPosition`. */
   contactsForDialling(accountId: number, clIds: readonly number[], opts: { afterPosition?: number; limit: number }): Promise<ListContact[]>;
-  /** Changes whenever a contact is added to any list of the account (ContactListService.contactMark). */
-  contactMark(accountId: number): Promise<number>;
-  /** Contacts whose `campaignReschedule` is due at `now`. */
-  dueCallbacks(accountId: number, clIds: readonly number[], now: number, limit: number): Promise<ListContact[]>;
+  /**
+   * `contacts` changes whenever a contact is added to any list of the
+   * account; `callbacks` is the number of the last change of a contact's
+   * `campaignReschedule` in the account (ContactListService.listMarks).
+   */
+  listMarks(accountId: number): Promise<{ contacts: number; callbacks: number }>;
+  /** Contacts whose `campaignReschedule` was set anew (or cleared) after the change `after`, in change order. */
+  callbackChanges(accountId: number, clIds: readonly number[], after: number, limit: number): Promise<ListContact[]>;
   /** One contact (soft-deleted ones too), or null. */
   contactById(accountId: number, contactId: number): Promise<ListContact | null>;
   /** Contacts by id (soft-deleted ones too), in the transaction `q` when given. */
   contactsByIds(accountId: number, ids: readonly number[], q?: Queryable): Promise<Map<number, ListContact>>;
-  /** Clears a callback once it was dialled. */
-  clearReschedule(accountId: number, contactId: number): Promise<boolean>;
   /** Contacts of the lists: live and soft-deleted. */
   contactCounts(accountId: number, clIds: readonly number[]): Promise<{ live: number; deleted: number }>;
 }

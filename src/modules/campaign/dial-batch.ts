@@ -20,7 +20,7 @@ export interface DialBatchDeps {
   dnc: Pick<DncService, 'getMany'>;
   blacklist: Pick<BlacklistService, 'blockedAmong'>;
   contacts: Pick<ContactService, 'blacklistedAmong'>;
-  lists: Pick<ContactListsPort, 'contactsByIds' | 'clearReschedule'>;
+  lists: Pick<ContactListsPort, 'contactsByIds'>;
 }
 
 /** The agents a batch's calls ring first (progressive, preview): the next one with a slot left (null: none), and taking its slot. */
@@ -72,7 +72,6 @@ class ContactMoved extends Error {}
  */
 export async function dialBatch(d: DialBatchDeps, accountId: number, r: DialRequest): Promise<DialResult> {
   const { c } = r;
-  const callbacks: number[] = [];
   try {
     const { result } = await d.events.pushCommands<DialResult>(accountId, 'call.originate', async (tx, lock) => {
       const t = tenant(tx, accountId);
@@ -82,7 +81,7 @@ export async function dialBatch(d: DialBatchDeps, accountId: number, r: DialRequ
       });
       const candidates = await r.candidates(new DialerRepository(t));
       if (candidates.length === 0) return done(null);
-      const { verdicts, callbackDue } = await judge(d, accountId, tx, r, candidates);
+      const verdicts = await judge(d, accountId, tx, r, candidates);
       // What other dials of the account (any node, any campaign) may change is read after the lock, and written before the commit that frees it.
       await lock();
       if (r.owner !== null && !(await holdsLease(t, c.campaignId, r.owner, d.clock.now()))) return done('lease');
@@ -93,14 +92,11 @@ export async function dialBatch(d: DialBatchDeps, accountId: number, r: DialRequ
       await batch.setLater(c.campaignId, plan.refused);
       const at = Math.floor(d.clock.now() / 1000);
       if ((await batch.record(c.campaignId, r.predictive, at, plan.dials)) !== plan.dials.length) throw new ContactMoved();
-      for (const x of plan.dials) if (callbackDue.has(x.contact_id)) callbacks.push(x.contact_id);
       return {
         commands: plan.dials.map((x) => command(c, x, at)),
         result: { stopped: null, placed: plan.dials.map((x) => ({ callId: x.call_id, contactId: x.contact_id, agentId: x.agent_id })), skipped: plan.skipped },
       };
     });
-    // A list callback dialled is cleared (after the commit: a failure here leaves only a callback to clear at the next dial).
-    for (const contactId of callbacks) await d.lists.clearReschedule(accountId, contactId);
     return result;
   } catch (err) {
     if (err instanceof ContactMoved) return { stopped: 'contact', placed: [], skipped: new Map() };
@@ -108,18 +104,8 @@ export async function dialBatch(d: DialBatchDeps, accountId: number, r: DialRequ
   }
 }
 
-/**
- * Compliance of every candidate on its list contact and its number as they
- * are now, read in the transaction `tx`; and the candidates whose list
- * callback (`campaignReschedule`) is due, cleared once dialled.
- */
-async function judge(
-  d: DialBatchDeps,
-  accountId: number,
-  tx: Queryable,
-  r: DialRequest,
-  candidates: readonly AttemptRow[],
-): Promise<{ verdicts: Map<number, Verdict>; callbackDue: Set<number> }> {
+/** Compliance of every candidate on its list contact and its number as they are now, read in the transaction `tx`. */
+async function judge(d: DialBatchDeps, accountId: number, tx: Queryable, r: DialRequest, candidates: readonly AttemptRow[]): Promise<Map<number, Verdict>> {
   const contacts = await d.lists.contactsByIds(
     accountId,
     candidates.map((a) => a.contact_id),
@@ -130,10 +116,7 @@ async function judge(
   const blocked = await d.blacklist.blockedAmong(accountId, numbers, r.c.did, tx);
   const flagged = await d.contacts.blacklistedAmong(accountId, numbers, tx);
   const facts = (n: string) => ({ dnc: dnc.get(n) ?? 0, blacklisted: blocked.has(n) || flagged.has(n) });
-  return {
-    verdicts: new Map(candidates.map((a) => [a.contact_id, verdictOf(contacts.get(a.contact_id), facts, r.c, r.accountZone, r.now)])),
-    callbackDue: new Set([...contacts.values()].filter((x) => x.rescheduleAt !== null && x.rescheduleAt <= r.now).map((x) => x.contactId)),
-  };
+  return new Map(candidates.map((a) => [a.contact_id, verdictOf(contacts.get(a.contact_id), facts, r.c, r.accountZone, r.now)]));
 }
 
 /**

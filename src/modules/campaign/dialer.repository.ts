@@ -1,4 +1,5 @@
 import { bulkWrite, type BulkColumn } from '../../db/bulk.js';
+import { dialectOf } from '../../db/dialect.js';
 import { inList } from '../../db/in-list.js';
 import type { TenantQueries } from '../../db/tenant.js';
 import type { Param } from '../../db/types.js';
@@ -54,7 +55,8 @@ const CONTACT_COLUMNS: readonly BulkColumn[] = [
   { name: 'position', pg: 'bigint' },
   { name: 'number', pg: 'text' },
   { name: 'next_at', pg: 'bigint' },
-  { name: 'callback', pg: 'integer' },
+  { name: 'callback_at', pg: 'bigint' },
+  { name: 'callback_seq', pg: 'bigint' },
 ];
 
 const ATTEMPT =
@@ -141,7 +143,7 @@ export class DialerRepository {
    */
   async addContacts(
     campaignId: number,
-    rows: Array<{ contactId: number; clId: number; position: number; number: string; nextAt: number; callback: boolean }>,
+    rows: Array<{ contactId: number; clId: number; position: number; number: string; nextAt: number; callbackAt: number | null; callbackSeq: number }>,
   ): Promise<void> {
     await bulkWrite(
       this.t,
@@ -155,19 +157,76 @@ export class DialerRepository {
         position: r.position,
         number: r.number,
         next_at: r.nextAt,
-        callback: r.callback ? 1 : 0,
+        callback_at: r.callbackAt,
+        callback_seq: r.callbackSeq,
       })),
       'nothing',
     );
   }
 
-  /** A due `campaignReschedule` of the list: the contact is first in line from `at` (unless in a call, done, or out of attempts). */
+  /**
+   * A callback the contact is first in line for from `at` (a `callback`
+   * disposition; list callbacks through markDueCallbacks), unless it is in a
+   * call or done.
+   */
   async markCallback(campaignId: number, contactId: number, at: number): Promise<void> {
     await this.t.run(
       `UPDATE campaign_contacts SET callback = 1, next_at = $4, awaiting = NULL
        WHERE account_id = $1 AND campaign_id = $2 AND contact_id = $3 AND in_call IS NULL AND done = 0`,
       [campaignId, contactId, at],
     );
+  }
+
+  /**
+   * List callback changes (ContactListsPort.callbackChanges) on the
+   * campaign's contacts: each becomes the callback the campaign has yet to
+   * honour (`callback_at`; null: none), unless the contact already holds
+   * that change or a later one (the list read it in with its contacts). A
+   * contact not read in yet takes its callback when it is. One statement.
+   */
+  async applyCallbackChanges(campaignId: number, rows: ReadonlyArray<{ contactId: number; at: number | null; seq: number }>): Promise<void> {
+    if (rows.length === 0) return;
+    await this.t.run(
+      `UPDATE campaign_contacts AS c SET callback_at = j.at, callback_seq = j.seq
+       FROM ${dialectOf(this.t).jsonRows(3, 'j', [
+         ['contact_id', 'bigint'],
+         ['at', 'bigint'],
+         ['seq', 'bigint'],
+       ])}
+       WHERE c.account_id = $1 AND c.campaign_id = $2 AND c.contact_id = j.contact_id AND c.callback_seq < j.seq`,
+      [campaignId, JSON.stringify(rows.map((r) => ({ contact_id: r.contactId, at: r.at, seq: r.seq })))],
+    );
+  }
+
+  /** Whether any of the campaigns has a list callback to honour that is due at `now` (the partial index's rows only). */
+  async hasDueCallbacks(campaignIds: readonly number[], now: number): Promise<boolean> {
+    if (campaignIds.length === 0) return false;
+    const list = inList(this.t, 'campaign_id', 2, campaignIds);
+    const row = await this.t.getValues(
+      `SELECT 1 FROM campaign_contacts WHERE account_id = $1 AND ${list.sql} AND callback_at IS NOT NULL AND callback_at <= $3 LIMIT 1`,
+      [list.param, now],
+    );
+    return row !== undefined;
+  }
+
+  /**
+   * Honours the campaigns' list callbacks due at `now`: each contact is first
+   * in line from its callback's time (a done one stays done), and the
+   * callback is spent — it is not read again. A contact in a call keeps its
+   * callback until the call is over. Answers how many were spent.
+   */
+  async markDueCallbacks(campaignIds: readonly number[], now: number): Promise<number> {
+    if (campaignIds.length === 0) return 0;
+    const list = inList(this.t, 'campaign_id', 2, campaignIds);
+    const res = await this.t.run(
+      `UPDATE campaign_contacts SET callback = CASE WHEN done = 0 THEN 1 ELSE callback END,
+              next_at = CASE WHEN done = 0 THEN callback_at ELSE next_at END,
+              awaiting = CASE WHEN done = 0 THEN NULL ELSE awaiting END,
+              callback_at = NULL
+       WHERE account_id = $1 AND ${list.sql} AND callback_at IS NOT NULL AND callback_at <= $3 AND in_call IS NULL`,
+      [list.param, now],
+    );
+    return res.changes;
   }
 
   /** Candidates in dial order: due callbacks, then fewest attempts, then list order. */

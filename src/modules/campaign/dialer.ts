@@ -39,6 +39,8 @@ export interface DialerDeps {
 
 /** Contacts read from the lists into the attempt table per tick, at most. */
 const FRESH_PER_TICK = 500;
+/** List callback changes read per tick, at most (the account's campaigns together). */
+const CALLBACK_CHANGES_PER_TICK = 500;
 /** A call the switch never reported on is closed as failed after ringSecs plus this. */
 const SILENT_GRACE_SECS = 300;
 /** The recent dials the answer rate is estimated from, and the rate assumed before any. */
@@ -63,12 +65,14 @@ interface Ticking {
   cursor: string;
   /** True when the lists have nothing more to read. */
   exhausted: boolean;
+  /** `campaigns.callback_seq` as read: the last list callback change applied (null: none yet). */
+  callbackSeq: number | null;
 }
 
 /**
  * Where reading the lists into the attempt table stands: the last position
  * read, and, once every list was read to its end, the lists' contact mark
- * then (ContactListsPort.contactMark) and which lists they were: while both
+ * then (ContactListsPort.listMarks `contacts`) and which lists they were: while both
  * are the same, nothing was added and the lists are not read again.
  */
 interface FreshCursor {
@@ -113,8 +117,8 @@ export class Dialer {
    * round trips, most of a tick on PostgreSQL): the campaign rows, then at
    * once (concurrent statements) the calls in progress, the agents' live
    * state, the groups' members, preview holds, dispositions overdue,
-   * `other.obd` pending, the lists' due callbacks and whether anything was
-   * added to them, the abandon windows, and what the predictive campaigns
+   * `other.obd` pending, whether anything was added to the lists or their
+   * callbacks changed, the abandon windows, and what the predictive campaigns
    * learn from their recent dials (added up by the database: samplesOf).
    * Then each campaign in turn decides and dials; the
    * agents a campaign reserves are held before the next one looks. A
@@ -135,7 +139,7 @@ export class Dialer {
     const rows = (await new CampaignRepository(tenant(this.d.db, accountId)).findMany(campaignIds)).filter((r) => r.state === 'running');
     if (rows.length === 0) return out;
     const now = this.nowSec();
-    const ticking: Ticking[] = rows.map((r) => ({ c: campaignOf(r), cursor: r.fresh_cursor, exhausted: false }));
+    const ticking: Ticking[] = rows.map((r) => ({ c: campaignOf(r), cursor: r.fresh_cursor, exhausted: false, callbackSeq: r.callback_seq }));
     const guarded = async (c: Campaign, fn: () => Promise<void>): Promise<boolean> => {
       try {
         await fn();
@@ -160,16 +164,15 @@ export class Dialer {
       repo.openCalls(),
       repo.undisposedOf(ids, now - DISPOSITION_WAIT_SECS),
       repo.obdPendingOf(ids, 200),
-      this.d.lists.contactMark(accountId),
-      this.d.lists.dueCallbacks(accountId, [...new Set(ticking.flatMap((t) => t.c.clIds))], now, 100 * ticking.length),
+      this.d.lists.listMarks(accountId),
       this.d.liveState.agents(accountId),
       this.d.agents.membersOfGroups(accountId, [...new Set(ticking.map((t) => t.c.groupId))]),
       repo.previewHolds(now),
       readWindows(),
       readSamples(),
     ]);
-    const [, undisposed, , mark, callbacks, live, members, previews] = read;
-    let [open, , obd, , , , , , windows, samples] = read;
+    const [, undisposed, , marks, live, members, previews] = read;
+    let [open, , obd, , , , , windows, samples] = read;
     // Each campaign's calls in progress (a filter of the account's per campaign was 100 × 880 tests a tick).
     let openOf = byCampaign(open);
     let moved = false;
@@ -194,14 +197,12 @@ export class Dialer {
     for (const t of ticking)
       if (
         await guarded(t.c, async () => {
-          t.exhausted = await this.readContacts(accountId, t.c, now, {
-            cursor: t.cursor,
-            mark,
-            callbacks: callbacks.filter((cb) => t.c.clIds.includes(cb.clId)),
-          });
+          t.exhausted = await this.readContacts(accountId, t.c, now, { cursor: t.cursor, mark: marks.contacts });
         })
       )
         alive.push(t);
+    // After the contacts are read in (they bring their lists' callbacks), before any campaign dials.
+    await this.takeCallbacks(accountId, alive, marks.callbacks, now);
 
     // The account's zone (calling hours of contacts and campaigns without one), read once when a campaign dials.
     let accountZone: string | undefined;
@@ -313,32 +314,31 @@ export class Dialer {
   }
 
   /**
-   * Reads new list contacts and due list callbacks into the attempt table;
-   * true when the lists have nothing more to read. `known`: what the
-   * account's tick already read (the campaign's cursor, the lists' contact
-   * mark, the due callbacks of its lists); without it, read here.
+   * Reads new list contacts into the attempt table; true when the lists
+   * have nothing more to read. `known`: what the account's tick already
+   * read (the campaign's cursor, the lists' contact mark), which then takes
+   * the lists' callbacks itself (takeCallbacks); without it, the cursor is
+   * read here and the campaign's callbacks are taken too (campaign/preview).
    */
-  async readContacts(
-    accountId: number,
-    c: Campaign,
-    now: number,
-    known?: { cursor: string; mark: number; callbacks: readonly ListContact[] },
-  ): Promise<boolean> {
-    const cursorText = known?.cursor ?? (await new CampaignRepository(tenant(this.d.db, accountId)).find(c.campaignId))?.fresh_cursor ?? '{}';
+  async readContacts(accountId: number, c: Campaign, now: number, known?: { cursor: string; mark: number }): Promise<boolean> {
+    if (!known) {
+      const [row, marks] = await Promise.all([new CampaignRepository(tenant(this.d.db, accountId)).find(c.campaignId), this.d.lists.listMarks(accountId)]);
+      const exhausted = await this.readContacts(accountId, c, now, { cursor: row?.fresh_cursor ?? '{}', mark: marks.contacts });
+      await this.takeCallbacks(accountId, [{ c, callbackSeq: row?.callback_seq ?? null }], marks.callbacks, now);
+      return exhausted;
+    }
+    const cursorText = known.cursor;
     const cursor = JSON.parse(cursorText) as FreshCursor;
     const after = Number(cursor.position ?? 0);
     const lists = c.clIds.join(',');
     // Every list read to its end and nothing added since: no read.
-    if (known !== undefined && cursor.mark === known.mark && cursor.lists === lists) {
-      await this.markCallbacks(accountId, c, known.callbacks);
-      return true;
-    }
+    if (cursor.mark === known.mark && cursor.lists === lists) return true;
     const fresh = await this.d.lists.contactsForDialling(accountId, c.clIds, { afterPosition: after, limit: FRESH_PER_TICK });
     const exhausted = fresh.length < FRESH_PER_TICK;
     // The mark read before the lists: a contact added in between moves it, and the next tick reads again.
     const next: FreshCursor = {
       position: fresh.length > 0 ? fresh[fresh.length - 1]!.position : after,
-      ...(known && exhausted ? { mark: known.mark, lists } : {}),
+      ...(exhausted ? { mark: known.mark, lists } : {}),
     };
     if (fresh.length > 0 || JSON.stringify(next) !== cursorText) {
       await this.d.db.transaction(async (tx) => {
@@ -351,24 +351,51 @@ export class Dialer {
               position: f.position,
               number: f.number,
               nextAt: Math.max(f.scheduleAt ?? 0, f.rescheduleAt ?? 0),
-              callback: f.rescheduleAt !== null,
+              callbackAt: f.rescheduleAt,
+              callbackSeq: f.callbackSeq,
             })),
           );
         await new CampaignRepository(tenant(tx, accountId)).setCursor(c.campaignId, JSON.stringify(next));
       });
     }
-    await this.markCallbacks(accountId, c, known?.callbacks ?? (await this.d.lists.dueCallbacks(accountId, c.clIds, now, 100)));
     return exhausted;
   }
 
-  /** Due list callbacks (`campaignReschedule`): the contact is first in line. */
-  private async markCallbacks(accountId: number, c: Campaign, callbacks: readonly ListContact[]): Promise<void> {
+  /**
+   * The lists' callbacks (`campaignReschedule`), each honoured once by each
+   * campaign (docs/campaigns.md): the changes made to them since a
+   * campaign last looked (the account's callback mark says whether there
+   * are any: a steady tick reads none) become its contacts' callbacks to
+   * honour (`callback_at`); then those due are honoured — first in line —
+   * and spent, so a callback honoured, or one its contact can no longer
+   * take (done, out of attempts), is never read again. A campaign's first
+   * look starts at the mark: its contacts bring their lists' callbacks as
+   * they are read in.
+   */
+  private async takeCallbacks(accountId: number, campaigns: ReadonlyArray<Pick<Ticking, 'c' | 'callbackSeq'>>, mark: number, now: number): Promise<void> {
     const repo = this.repo(accountId);
-    for (const cb of callbacks) {
-      const a = await repo.attempt(c.campaignId, cb.contactId);
-      // A callback already dialled since it was set is not dialled again for it.
-      if (a && a.callback === 0 && cb.rescheduleAt !== null) await repo.markCallback(c.campaignId, cb.contactId, cb.rescheduleAt);
+    const cursors = new CampaignRepository(tenant(this.d.db, accountId));
+    for (const t of campaigns) if (t.callbackSeq === null) await cursors.setCallbackCursor(t.c.campaignId, mark);
+    const behind = campaigns.filter((t): t is typeof t & { callbackSeq: number } => t.callbackSeq !== null && t.callbackSeq < mark);
+    if (behind.length > 0) {
+      const from = Math.min(...behind.map((t) => t.callbackSeq));
+      const clIds = [...new Set(behind.flatMap((t) => t.c.clIds))];
+      const changes = await this.d.lists.callbackChanges(accountId, clIds, from, CALLBACK_CHANGES_PER_TICK);
+      // Read to the end: every change up to the mark is seen. Else up to the last one read, the rest next tick.
+      const last = changes.length > 0 ? changes[changes.length - 1]!.callbackSeq : from;
+      const upTo = changes.length < CALLBACK_CHANGES_PER_TICK ? Math.max(mark, last) : last;
+      for (const t of behind) {
+        const mine = changes.filter((ch) => ch.callbackSeq > t.callbackSeq && t.c.clIds.includes(ch.clId));
+        // Applied before the cursor moves: a failure in between applies them again, which changes nothing (callback_seq).
+        await repo.applyCallbackChanges(
+          t.c.campaignId,
+          mine.map((ch) => ({ contactId: ch.contactId, at: ch.rescheduleAt, seq: ch.callbackSeq })),
+        );
+        await cursors.setCallbackCursor(t.c.campaignId, upTo);
+      }
     }
+    const ids = campaigns.map((t) => t.c.campaignId);
+    if (await repo.hasDueCallbacks(ids, now)) await repo.markDueCallbacks(ids, now);
   }
 
   private async completeIfDone(accountId: number, c: Campaign, now: number): Promise<void> {

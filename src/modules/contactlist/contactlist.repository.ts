@@ -24,6 +24,8 @@ export interface ListContactRow {
   deleted: number;
   created_at: number;
   updated_at: number;
+  /** The account's change sequence number of the last new `reschedule_at` (0: none since migration 273). */
+  callback_seq: number;
 }
 
 const CONTACT_COLUMNS: readonly BulkColumn[] = [
@@ -39,9 +41,10 @@ const CONTACT_COLUMNS: readonly BulkColumn[] = [
   { name: 'deleted', pg: 'integer' },
   { name: 'created_at', pg: 'bigint' },
   { name: 'updated_at', pg: 'bigint' },
+  { name: 'callback_seq', pg: 'bigint' },
 ];
 
-const SELECT_CONTACT = `SELECT contact_id, cl_id, position, number, name, timezone, fields, schedule_at, reschedule_at, deleted, created_at, updated_at
+const SELECT_CONTACT = `SELECT contact_id, cl_id, position, number, name, timezone, fields, schedule_at, reschedule_at, deleted, created_at, updated_at, callback_seq
   FROM list_contacts`;
 
 /** Numbers (BIGINT read back as text on some paths) as JS numbers. */
@@ -56,6 +59,7 @@ function contactRow(r: ListContactRow): ListContactRow {
     deleted: Number(r.deleted),
     created_at: Number(r.created_at),
     updated_at: Number(r.updated_at),
+    callback_seq: Number(r.callback_seq),
   };
 }
 
@@ -77,10 +81,29 @@ export class ContactListRepository {
     );
   }
 
-  /** The account's next contact id: it moves, in the adding transaction, whenever a contact is added to any list. */
-  async contactMark(): Promise<number> {
-    const row = await this.t.get<{ next_contact_id: number }>('SELECT next_contact_id FROM contact_list_ids WHERE account_id = $1');
-    return Number(row?.next_contact_id ?? 0);
+  /**
+   * `contacts`: the account's next contact id, which moves in the adding transaction whenever a contact is added to any
+   * list; `callbacks`: the last callback change number taken (0: none).
+   */
+  async marks(): Promise<{ contacts: number; callbacks: number }> {
+    const row = await this.t.getValues('SELECT next_contact_id, next_callback_seq FROM contact_list_ids WHERE account_id = $1');
+    return { contacts: Number(row?.[0] ?? 0), callbacks: Number(row?.[1] ?? 1) - 1 };
+  }
+
+  /**
+   * Takes `n` callback change numbers (list_contacts.callback_seq); answers
+   * the first. The counter row's lock is held until commit, so changes
+   * commit in the order of their numbers: a reader that saw one has seen
+   * every smaller one.
+   */
+  async takeCallbackSeqs(n: number): Promise<number> {
+    const row = await this.t.getValues(
+      `INSERT INTO contact_list_ids (account_id, next_cl_id, next_contact_id, next_callback_seq) VALUES ($1, 1, 1, 1 + $2)
+       ON CONFLICT (account_id) DO UPDATE SET next_callback_seq = contact_list_ids.next_callback_seq + $2
+       RETURNING next_callback_seq`,
+      [n],
+    );
+    return Number(row![0]) - n;
   }
 
   /** Fresh planner statistics of `list_contacts` (PostgreSQL; see DialectOps.refreshPlannerStatistics): call outside a transaction. */
@@ -195,26 +218,15 @@ export class ContactListRepository {
     return rows.map(contactRow);
   }
 
-  /** Live contacts of the lists whose callback (`reschedule_at`) is due at `now`, earliest first. */
-  async dueCallbacks(clIds: readonly number[], now: number, limit: number): Promise<ListContactRow[]> {
+  /** Contacts of the lists (soft-deleted ones too) whose callback changed after the change `after`, in change order. */
+  async callbackChanges(clIds: readonly number[], after: number, limit: number): Promise<ListContactRow[]> {
     if (clIds.length === 0) return [];
     const list = inList(this.t, 'cl_id', 2, clIds);
     const rows = await this.t.all<ListContactRow>(
-      `${SELECT_CONTACT} WHERE account_id = $1 AND ${list.sql} AND deleted = 0 AND reschedule_at IS NOT NULL AND reschedule_at <= $3
-       ORDER BY reschedule_at, position LIMIT $4`,
-      [list.param, now, limit],
+      `${SELECT_CONTACT} WHERE account_id = $1 AND callback_seq > $3 AND ${list.sql} ORDER BY callback_seq LIMIT $4`,
+      [list.param, after, limit],
     );
     return rows.map(contactRow);
-  }
-
-  /** Sets (or, with null, clears) a contact's callback time; false when there is no such contact. */
-  async setReschedule(contactId: number, at: number | null, now: number): Promise<boolean> {
-    const res = await this.t.run('UPDATE list_contacts SET reschedule_at = $3, updated_at = $4 WHERE account_id = $1 AND contact_id = $2', [
-      contactId,
-      at,
-      now,
-    ]);
-    return res.changes === 1;
   }
 
   /** Counts of the lists' contacts: live ones, soft-deleted ones. */

@@ -52,6 +52,8 @@ export interface DialContact {
   scheduleAt: number | null;
   /** Unix seconds: a callback, dialled first once due; null when none. */
   rescheduleAt: number | null;
+  /** The account's number of the change that set `rescheduleAt` (0: none since migration 273; listMarks, callbackChanges). */
+  callbackSeq: number;
   /** Soft-deleted: kept, never dialled again. */
   deleted: boolean;
 }
@@ -95,6 +97,7 @@ function dialContact(r: ListContactRow): DialContact {
     fields: JSON.parse(r.fields) as Record<string, FieldValue>,
     scheduleAt: r.schedule_at,
     rescheduleAt: r.reschedule_at,
+    callbackSeq: r.callback_seq,
     deleted: r.deleted === 1,
   };
 }
@@ -307,11 +310,16 @@ export class ContactListService {
           deleted: 0,
           created_at: now,
           updated_at: now,
+          callback_seq: 0,
         };
       }
       pending.set(record.number, row);
       out.push(row);
     }
+    // A callback set anew is a change the dialer's campaigns each honour once (callbackChanges); the same value again is none.
+    const changed = [...pending.values()].filter((r) => r.reschedule_at !== (stored.get(r.number)?.reschedule_at ?? null));
+    let seq = changed.length > 0 ? await repo.takeCallbackSeqs(changed.length) : 0;
+    for (const r of changed) r.callback_seq = seq++;
     await repo.writeContacts([...pending.values()].map(({ isNew: _n, ...r }) => r));
     return out;
   }
@@ -347,18 +355,24 @@ export class ContactListService {
   }
 
   /**
-   * A number that changes whenever a contact is added to any list of the
-   * account (positions are taken from it, in the adding transaction): a
-   * reader that read every list to the end sees nothing new while it is
-   * the same.
+   * Two marks, one statement: `contacts` changes whenever a contact is added
+   * to any list of the account (positions are taken from it, in the adding
+   * transaction): a reader that read every list to the end sees nothing new
+   * while it is the same. `callbacks`: the number of the last change of any
+   * contact's callback (`campaignReschedule`) in the account;
+   * callbackChanges reads those after a number.
    */
-  contactMark(accountId: number, q?: Queryable): Promise<number> {
-    return this.repo(accountId, q).contactMark();
+  listMarks(accountId: number, q?: Queryable): Promise<{ contacts: number; callbacks: number }> {
+    return this.repo(accountId, q).marks();
   }
 
-  /** Contacts of the lists (not soft-deleted) whose callback (`campaignReschedule`) is due at `now`, earliest first. */
-  async dueCallbacks(accountId: number, clIds: readonly number[], now: number, limit: number, q?: Queryable): Promise<DialContact[]> {
-    const rows = await this.repo(accountId, q).dueCallbacks(clIds, now, limit);
+  /**
+   * Contacts of the lists (soft-deleted ones too) whose callback was set to
+   * a new value (or cleared) after the change `after`, in change order:
+   * each carries its change number (`callbackSeq`).
+   */
+  async callbackChanges(accountId: number, clIds: readonly number[], after: number, limit: number, q?: Queryable): Promise<DialContact[]> {
+    const rows = await this.repo(accountId, q).callbackChanges([...new Set(clIds)], after, limit);
     return rows.map(dialContact);
   }
 
@@ -372,16 +386,6 @@ export class ContactListService {
   async contactsByIds(accountId: number, ids: readonly number[], q?: Queryable): Promise<Map<number, DialContact>> {
     const rows = await this.repo(accountId, q).contactsByIds([...new Set(ids)]);
     return new Map(rows.map((r) => [r.contact_id, dialContact(r)]));
-  }
-
-  /** Sets a contact's callback time (a `callback` disposition); false when there is no such contact. */
-  setReschedule(accountId: number, contactId: number, at: number, q?: Queryable): Promise<boolean> {
-    return this.repo(accountId, q).setReschedule(contactId, at, this.nowSec());
-  }
-
-  /** Clears a contact's callback once it was dialled; false when there is no such contact. */
-  clearReschedule(accountId: number, contactId: number, q?: Queryable): Promise<boolean> {
-    return this.repo(accountId, q).setReschedule(contactId, null, this.nowSec());
   }
 
   /** How many contacts the lists hold: `live` (not soft-deleted) and `deleted`. */

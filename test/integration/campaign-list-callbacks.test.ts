@@ -1,0 +1,58 @@
+import { afterAll, expect, it } from 'vitest';
+import { tenant } from '../../src/db/tenant.js';
+import { forEachDatabase, type Harness } from '../helpers/harness.js';
+import { closeReaders } from '../helpers/sse.js';
+import { noAnswer, started, status, tickAndRead, world, type World } from './campaigns.fixtures.js';
+import { advance } from './events.fixtures.js';
+
+afterAll(() => closeReaders());
+
+const numbers = (n: number, base = 919800300000) => Array.from({ length: n }, (_, i) => String(base + Math.floor(Math.random() * 900) * 1000 + i));
+
+async function ok(h: Harness, path: string, body: Record<string, unknown>) {
+  const res = await h.post(path, body);
+  expect(res.body.status, `${path} ${JSON.stringify(res.body)}`).toBe('success');
+  return res.body;
+}
+
+/** A list callback through the vendor wire. */
+const reschedule = (h: Harness, w: World, number: string, at: number) =>
+  ok(h, '/api/v2/AddContactApi/addContact', { ssid: w.t.ssid, clId: w.clId, action: 1, record: { number }, campaignReschedule: at });
+
+/** The campaign's list callbacks still to honour (what the dialer's due read can find). */
+async function pending(h: Harness, w: World): Promise<number> {
+  const row = await tenant(h.db, w.t.accountId).getValues('SELECT COUNT(*) FROM campaign_contacts WHERE account_id = $1 AND callback_at IS NOT NULL');
+  return Number(row![0]);
+}
+
+forEachDatabase('campaign list callbacks (campaignReschedule)', (use) => {
+  it('a callback is dialled first once due, however many callbacks no contact can take are older; a spent one is not read again', async () => {
+    const h = use();
+    // 101 callbacks the campaign can never honour (their numbers on a permanent DNC): more than the dialer's old due read took.
+    const stale = numbers(101);
+    const [a, b, c] = numbers(3, 919800400000);
+    const w = await world(h, { agents: 1, numbers: [...stale, a!, b!, c!] });
+    const now = Math.floor(h.clock.now() / 1000);
+    for (const [i, n] of stale.entries()) {
+      await reschedule(h, w, n, now - 10_000 + i);
+      await ok(h, '/api/v2/Directory/setDnc', { ssid: w.t.ssid, contact: n, dnc: -1 });
+    }
+    const id = await started(h, w);
+    // The stale callbacks go first and are excluded, a batch a tick; then the first contact in list order.
+    let first: Array<Record<string, unknown>> = [];
+    for (let i = 0; i < 20 && first.length === 0; i++) first = await tickAndRead(h, w);
+    expect(first.map((x) => x.customer)).toEqual([a]);
+    expect((await status(h, w, id)).contacts).toMatchObject({ excluded: 101 });
+    expect(await pending(h, w)).toBe(0);
+    await noAnswer(h, w, String(first[0]!.callId));
+    // A callback for the last contact in list order, due now: dialled before b, once.
+    advance(h, 1);
+    await reschedule(h, w, c!, Math.floor(h.clock.now() / 1000) - 1);
+    expect((await tickAndRead(h, w)).map((x) => x.customer)).toEqual([c]);
+    expect(await pending(h, w)).toBe(0);
+    const [call] = w.seen.size > 0 ? [...w.seen].slice(-1) : [];
+    await noAnswer(h, w, call!);
+    advance(h, 1);
+    expect((await tickAndRead(h, w)).map((x) => x.customer)).toEqual([b]);
+  }, 120_000);
+});
