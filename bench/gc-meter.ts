@@ -60,7 +60,8 @@ export async function gcMeter(): Promise<{ report(per: number): Promise<string> 
       const lines = [`allocated ${(total / per / 1024).toFixed(0)} KiB a batch (sampled)`];
       for (const [kind, g] of gc) lines.push(`  GC ${kind}: ${(g.n / per).toFixed(2)} a batch, ${(g.ms / per).toFixed(2)} ms a batch`);
       lines.push('  allocating most (self, KiB a batch):');
-      for (const [where, bytes] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) lines.push(`  ${(bytes / per / 1024).toFixed(1).padStart(8)}  ${where}`);
+      for (const [where, bytes] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.GC_METER_TOP ?? 30)))
+        lines.push(`  ${(bytes / per / 1024).toFixed(1).padStart(8)}  ${where}`);
       return lines.join('\n');
     },
   };

@@ -10,7 +10,7 @@ export interface Delta {
   key: string;
   direction: string;
   bucket: number;
-  vec: Float64Array;
+  vec: number[];
 }
 
 /** Cube keys: agent (0 = the call itself), group (-1 = none), DID and campaign ('' = none). */

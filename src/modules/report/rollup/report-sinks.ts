@@ -7,7 +7,7 @@ import type { AgentSpan, AgentTimeSink } from '../../events/agent-time.js';
 import { localDay } from '../../../time/zone.js';
 import { gatheredRollup, rollupTable, writeRollup } from '../../../db/rollup-write.js';
 import { REPORT_MARKS } from './marks.js';
-import { QUARTER, QUEUE_SUMS, ix, quarterOf, queueDelta } from './queue-rollup.js';
+import { QUARTER, QUEUE_SUMS, ix, quarterOf, queueDelta, queueZeros } from './queue-rollup.js';
 
 export const AGENT_SUMS = ['login', 'available', 'ringing', 'talk', 'hold', 'wrap', 'brk', 'offered', 'answered', 'missed'] as const;
 const AIX = new Map<string, number>(AGENT_SUMS.map((c, i) => [c, i]));
@@ -29,15 +29,17 @@ const BREAKS_DAY_TABLE = rollupTable('report_agent_breaks_day', { key: ['day_sta
 interface AgentRow {
   agent: number;
   bucket: number;
-  v: Float64Array;
+  v: number[];
 }
+
+const AGENT_ZEROS: readonly number[] = new Array<number>(AGENT_SUMS.length).fill(0);
 
 /** Deltas of one batch, summed in memory per roll-up row, written once each. */
 export class Batch {
   /** The account's zone now: agent figures are also kept per local day of it (report_agent_day). */
   constructor(readonly tz: string) {}
 
-  readonly queue = new Map<string, { group: number; bucket: number; v: Float64Array; maxWait: number | null }>();
+  readonly queue = new Map<string, { group: number; bucket: number; v: number[]; maxWait: number | null }>();
   /** report_agent's rows in the order first added; `agentAt` finds them by quarter hour, then agent. */
   readonly agent: AgentRow[] = [];
   private readonly agentAt = new Map<number, Map<number, AgentRow>>();
@@ -46,7 +48,7 @@ export class Batch {
   queueRow(group: number, bucket: number) {
     const k = `${group}|${bucket}`;
     let row = this.queue.get(k);
-    if (!row) this.queue.set(k, (row = { group, bucket, v: new Float64Array(QUEUE_SUMS.length), maxWait: null }));
+    if (!row) this.queue.set(k, (row = { group, bucket, v: queueZeros(), maxWait: null }));
     return row;
   }
 
@@ -67,7 +69,8 @@ export class Batch {
     if (!ofBucket) at.set(bucket, (ofBucket = new Map()));
     let row = ofBucket.get(agent);
     if (!row) {
-      ofBucket.set(agent, (row = { agent, bucket, v: new Float64Array(AGENT_SUMS.length) }));
+      // A plain array: a Float64Array costs ~0.45 µs to make against ~0.05 µs (queue-rollup.ts, queueZeros).
+      ofBucket.set(agent, (row = { agent, bucket, v: AGENT_ZEROS.slice() }));
       rows.push(row);
     }
     return row;
@@ -107,7 +110,7 @@ export class Batch {
     // Deltas added to each table's rows; `max` columns keep the larger value (a maximum is never taken
     // back: the only corrections of finished calls, late misses, leave waits unchanged). The marks of
     // the days in the same call.
-    const nonZero = (v: Float64Array) => v.some((x) => x !== 0);
+    const nonZero = (v: number[]) => v.some((x) => x !== 0);
     await writeRollup(tenant(tx, accountId), {
       writes: [
         {
