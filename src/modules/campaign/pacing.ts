@@ -61,12 +61,13 @@ export interface PacingDecision {
 /**
  * Tail risk accepted per tick that the humans answering outnumber the agents
  * sure to be there by more than the budget. A call in flight is checked again
- * every second of its ring, so the risks of one pipeline add up: at 1 % a
- * tick, 7 of 96 replayed two-hour runs at a 1 % limit passed it for a while
- * after 100 people had answered; at 0.3 %, with the agents surely free
- * counted (SURE), 3 (docs/campaigns.md, "Measured pacing").
+ * every second of its ring, so the risks of one pipeline add up. Replayed
+ * two-hour runs (bench/pacing-replay.ts, seeds 1–288) that passed the limit
+ * for a while after 100 people had answered — PRODUCT.md §13's zero
+ * tolerance — at a 3 % / 1 % limit: 3 / 9 at 0.3 % a tick, 0 / 0 at 0.03 %,
+ * for 0.6 / 1.1 points of talk share (docs/campaigns.md, "Measured pacing").
  */
-const TAIL = 0.003;
+export const TAIL = 0.0003;
 /** Busy agents count in the tail check only as many as are free within the look-ahead with this probability (the release count's lower quantile). */
 const SURE = 0.99;
 /**
@@ -208,7 +209,7 @@ export function answerHorizon(outcomes: PacingOutlook['outcomes']): number {
  * of being answered by a person. It adds calls while the people expected to
  * find no agent (E[(people − agents)+], both counts Poisson-binomial) stay
  * within TARGET_SHARE of the limit, as a share of the people expected; and
- * never so many that — with probability above TAIL (0.3 %) — the people
+ * never so many that — with probability above TAIL (0.03 %) — the people
  * among all calls in flight (each at humanRate) outnumber the agents free
  * now and those sure to be free by then (SURE) by more than the window's
  * abandon budget. Never beyond maxLines, never more than the people expected
