@@ -55,4 +55,34 @@ forEachDatabase('campaign list callbacks (campaignReschedule)', (use) => {
     advance(h, 1);
     expect((await tickAndRead(h, w)).map((x) => x.customer)).toEqual([b]);
   }, 120_000);
+
+  it('two running campaigns on one list each honour a callback once: each dials its contact first, not in list order', async () => {
+    const h = use();
+    const [a, b, c] = numbers(3, 919800500000);
+    // One agent: one call at a time across both campaigns, each ended before the next tick.
+    const w = await world(h, { agents: 1, numbers: [a!, b!, c!] });
+    const x = await started(h, w);
+    await reschedule(h, w, c!, Math.floor(h.clock.now() / 1000) - 1);
+    // The first campaign honours it at once; the second starts only after that dial (a dial that spent the list's callback would leave it none).
+    const [first] = await tickAndRead(h, w);
+    expect(first).toMatchObject({ campaignId: String(x), customer: c });
+    await noAnswer(h, w, String(first!.callId));
+    advance(h, 1);
+    const y = await started(h, w);
+    const order = new Map<number, string[]>([
+      [x, [c!]],
+      [y, []],
+    ]);
+    for (let i = 0; i < 20 && [...order.values()].some((l) => l.length < 3); i++) {
+      for (const call of await tickAndRead(h, w)) {
+        order.get(Number(call.campaignId))!.push(String(call.customer));
+        await noAnswer(h, w, String(call.callId));
+      }
+      advance(h, 1);
+    }
+    // Had the first campaign's dial spent the callback, the second would dial c last, in list order.
+    expect(order.get(x)).toEqual([c, a, b]);
+    expect(order.get(y)).toEqual([c, a, b]);
+    expect(await pending(h, w)).toBe(0);
+  }, 120_000);
 });
