@@ -7,7 +7,7 @@ import { Dialer } from '../../src/modules/campaign/dialer.js';
 import { DialerWorker } from '../../src/modules/campaign/dialer.worker.js';
 import { forEachDatabase, type Harness } from '../helpers/harness.js';
 import { baseUrl, closeReaders, openSse } from '../helpers/sse.js';
-import { createList, dialled, noAnswer, started, status, tickAndRead, world, type World } from './campaigns.fixtures.js';
+import { createList, dialled, noAnswer, started, status, tickAndRead, world, type World, freshNumbers, ok } from './campaigns.fixtures.js';
 import { advance } from './events.fixtures.js';
 
 /*
@@ -19,12 +19,7 @@ import { advance } from './events.fixtures.js';
 
 afterAll(() => closeReaders());
 
-const numbers = (n: number, base = 919810100000) => Array.from({ length: n }, (_, i) => String(base + Math.floor(Math.random() * 50_000) * 10 + i));
-
-async function ok(h: Harness, path: string, body: Record<string, unknown>) {
-  const res = await h.post(path, body);
-  expect(res.body.status, `${path} ${JSON.stringify(res.body)}`).toBe('success');
-}
+const numbers = (n: number, base = 919810100000) => freshNumbers(n, base);
 
 /** The attempts of the campaign's contacts, by number (nothing dialled: all 0). */
 async function attempts(h: Harness, w: World, campaignId: number): Promise<Record<string, number>> {

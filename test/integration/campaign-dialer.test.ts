@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { DialerWorker } from '../../src/modules/campaign/dialer.worker.js';
-import { forEachDatabase, type Harness } from '../helpers/harness.js';
+import { forEachDatabase } from '../helpers/harness.js';
 import { closeReaders } from '../helpers/sse.js';
 import {
   createCampaign,
@@ -15,18 +15,14 @@ import {
   tick,
   tickAndRead,
   world,
+  freshNumbers,
+  ok,
 } from './campaigns.fixtures.js';
 import { advance } from './events.fixtures.js';
 
 afterAll(() => closeReaders());
 
-const numbers = (n: number, base = 919800100000) => Array.from({ length: n }, (_, i) => String(base + Math.floor(Math.random() * 50_000) * 10 + i));
-
-async function ok(h: Harness, path: string, body: Record<string, unknown>) {
-  const res = await h.post(path, body);
-  expect(res.body.status, `${path} ${JSON.stringify(res.body)}`).toBe('success');
-  return res.body;
-}
+const numbers = (n: number, base = 919800100000) => freshNumbers(n, base);
 
 forEachDatabase(
   'campaign dialer: compliance at the moment of dialling, pacing, leases',

@@ -2,18 +2,12 @@ import { afterAll, expect, it } from 'vitest';
 import { tenant } from '../../src/db/tenant.js';
 import { forEachDatabase, type Harness } from '../helpers/harness.js';
 import { closeReaders } from '../helpers/sse.js';
-import { noAnswer, started, status, tickAndRead, world, type World } from './campaigns.fixtures.js';
+import { noAnswer, started, status, tickAndRead, world, type World, freshNumbers, ok } from './campaigns.fixtures.js';
 import { advance } from './events.fixtures.js';
 
 afterAll(() => closeReaders());
 
-const numbers = (n: number, base = 919800300000) => Array.from({ length: n }, (_, i) => String(base + Math.floor(Math.random() * 900) * 1000 + i));
-
-async function ok(h: Harness, path: string, body: Record<string, unknown>) {
-  const res = await h.post(path, body);
-  expect(res.body.status, `${path} ${JSON.stringify(res.body)}`).toBe('success');
-  return res.body;
-}
+const numbers = (n: number, base = 919800300000) => freshNumbers(n, base);
 
 /** A list callback through the vendor wire. */
 const reschedule = (h: Harness, w: World, number: string, at: number) =>

@@ -13,6 +13,17 @@ import { ev, ingestOk } from './events.fixtures.js';
 
 type Row = Record<string, unknown>;
 
+/** `n` numbers of the form base + a random multiple of 10 + i: distinct within a call, rarely alike across calls. */
+export const freshNumbers = (n: number, base: number): string[] =>
+  Array.from({ length: n }, (_, i) => String(base + Math.floor(Math.random() * 50_000) * 10 + i));
+
+/** A request that must succeed; its body. */
+export async function ok(h: Harness, path: string, body: Row) {
+  const res = await h.post(path, body);
+  expect(res.body.status, `${path} ${JSON.stringify(res.body)}`).toBe('success');
+  return res.body;
+}
+
 export interface World {
   t: Session & { accountId: number };
   did: string;
