@@ -137,4 +137,22 @@ describe('Erlang C and A from the same code', () => {
     expect(a.agents).toBeLessThan(c.agents);
     for (const m of [c, a]) for (const v of Object.values(m)) expect(Number.isFinite(v)).toBe(true);
   });
+
+  it('Erlang A with a patience too short to represent against the handling time is the loss system it tends to (Erlang B), not an error', () => {
+    // 9e-323 s against 86,400 s of handling: n·patience/aht underflows to 0 (the fuzz test's counterexample answered 500).
+    const b = erlangB(3, 2);
+    expect(erlangAAt(3, 2, 86_400, 20, 9e-323)).toEqual({
+      agents: 3,
+      serviceLevel: 1 - b,
+      pWait: b,
+      asa: b * 9e-323,
+      occupancy: (2 * (1 - b)) / 3,
+      pAbandon: b,
+    });
+    // And the representable neighbourhood agrees with that limit.
+    const near = erlangAAt(3, 2, 180, 20, 1e-9);
+    expect(near.pWait).toBeCloseTo(b, 6);
+    expect(near.pAbandon).toBeCloseTo(b, 6);
+    expect(near.serviceLevel).toBeCloseTo(1 - b, 6);
+  });
 });

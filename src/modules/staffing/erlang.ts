@@ -79,6 +79,9 @@ export function erlangAAt(n: number, traffic: number, aht: number, seconds: numb
   if (n === 0) return { agents: 0, serviceLevel: 0, pWait: 1, asa: patience, occupancy: 0, pAbandon: 1 };
   const x = (n * patience) / aht;
   const y = (traffic * patience) / aht;
+  // A patience so short against the handling time that x underflows to 0: the limit θ → ∞, where a caller who
+  // would wait leaves at once — Erlang B's loss system (tests/fuzz found a 500 here with patience 9e-323 s).
+  if (!(x > 0)) return lossAt(n, traffic, patience);
   const rho = traffic / n;
   const lnGx = lnGammaStar(x, y);
   // S = x·γ*(x, y): the series itself, no power or factorial formed.
@@ -106,6 +109,12 @@ export function erlangAAt(n: number, traffic: number, aht: number, seconds: numb
 }
 
 const clamp01 = (v: number) => Math.min(1, Math.max(0, v));
+
+/** Callers who find every agent busy leave at once (Erlang B): they are the ones who wait, and abandon. */
+function lossAt(n: number, traffic: number, patience: number): Measures {
+  const b = erlangB(n, traffic);
+  return { agents: n, serviceLevel: 1 - b, pWait: b, asa: b * patience, occupancy: clamp01((traffic * (1 - b)) / n), pAbandon: b };
+}
 
 /** No traffic: nobody waits, nobody is busy. */
 function idle(n: number): Measures {
