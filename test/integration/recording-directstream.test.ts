@@ -81,7 +81,13 @@ forEachDatabase(
         expect(res.json()).toMatchObject({ status: 'error', code: 1015 });
       };
       await expect403('/api/v2/recording/directstream/2026/11/24/c1.wav');
-      await expect403(`/api/v2/recording/directstream/${token.slice(0, -2)}xx/2026/11/24/c1.wav`);
+      // Forged: one character of the signature changed (to one it is not); and the last one spelled another way that decodes to the same bytes.
+      const dot = token.indexOf('.');
+      const other = (c: string) => (c === 'A' ? 'B' : 'A');
+      await expect403(`/api/v2/recording/directstream/${token.slice(0, dot + 1)}${other(token[dot + 1]!)}${token.slice(dot + 2)}/2026/11/24/c1.wav`);
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const last = alphabet.indexOf(token.at(-1)!);
+      await expect403(`/api/v2/recording/directstream/${token.slice(0, -1)}${alphabet[last ^ 1]}/2026/11/24/c1.wav`);
       await expect403(`/api/v2/recording/directstream/${token}/notes.mp3`);
       await expect403(`/api/v2/recording/directstream/${token}/2026/11/24/nothing.wav`); // 403, not 404: nothing is told without a token
       h.clock.advance((24 * 3600 - 1) * 1000);

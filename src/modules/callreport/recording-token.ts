@@ -45,8 +45,9 @@ export class RecordingTokens {
     if (!m) return false;
     const issued = parseInt(m[1]!, 36);
     if (!(nowSecs - issued < RECORDING_TOKEN_TTL_SECS) || issued > nowSecs + 300) return false;
-    const given = Buffer.from(m[2]!, 'base64url');
-    const want = RecordingTokens.mac(await this.signingKey(), m[1]!, path);
+    // Compared as text, not as decoded bytes: the 43rd character carries 2 unused bits, so four spellings decode alike; only the one we issue is accepted.
+    const given = Buffer.from(m[2]!, 'latin1');
+    const want = Buffer.from(RecordingTokens.mac(await this.signingKey(), m[1]!, path).toString('base64url'), 'latin1');
     return given.length === want.length && timingSafeEqual(given, want);
   }
 }
