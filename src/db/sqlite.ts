@@ -23,32 +23,23 @@ function translate(sql: string): Translated {
   return { text, order: identity ? null : order };
 }
 
-function bind(params: readonly Param[], order: number[] | null): unknown[] {
-  const source = order ? order.map((i) => params[i]) : params;
-  const out = new Array<unknown>(source.length);
-  for (let i = 0; i < source.length; i++) {
-    const v = source[i];
-    out[i] = v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : v;
-  }
-  return out;
-}
-
 /** A parameter as better-sqlite3 binds it: no undefined, no booleans. */
 function sqlValue(v: Param | undefined): unknown {
   return v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : v;
 }
 
+function bind(params: readonly Param[], order: number[] | null): unknown[] {
+  const source = order ? order.map((i) => params[i]) : params;
+  const out = new Array<unknown>(source.length);
+  for (let i = 0; i < source.length; i++) out[i] = sqlValue(source[i]);
+  return out;
+}
+
 /** `bind` of `lead` followed by `row`, into `out` (runRows: one array for all the rows of a statement). */
 function bindRow(lead: readonly Param[], row: readonly Param[], out = new Array<unknown>(lead.length + row.length)): unknown[] {
   const n = lead.length;
-  for (let i = 0; i < n; i++) {
-    const v = lead[i];
-    out[i] = v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : v;
-  }
-  for (let i = 0; i < row.length; i++) {
-    const v = row[i];
-    out[n + i] = v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : v;
-  }
+  for (let i = 0; i < n; i++) out[i] = sqlValue(lead[i]);
+  for (let i = 0; i < row.length; i++) out[n + i] = sqlValue(row[i]);
   return out;
 }
 
