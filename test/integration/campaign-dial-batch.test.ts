@@ -111,7 +111,7 @@ forEachDatabase(
       // Node A stalls past its lease; node B takes the campaign over (its claim, before it dials).
       advance(h, 16);
       const nodeB = new DialerWorker({ db: h.db, clock: h.clock, log: h.ctx.log, dialer: h.services.dialer });
-      await new CampaignLeaseRepository(tenant(h.db, 0)).claim(nodeB.owner, h.clock.now(), h.clock.now() + 15_000);
+      await new CampaignLeaseRepository(tenant(h.db, 0)).claim(nodeB.owner, h.clock.now(), h.clock.now() + 15_000, h.clock.now() + 10_000);
       const before = await attempts(h, w, id);
       // Node A wakes up mid-tick, its pacing decided: the batch finds the lease is B's.
       const figures = await h.services.dialer.tick(w.t.accountId, id, nodeA.owner, () => ({ dials: 1, as: 'progressive', fallback: false, budget: 0 }));

@@ -24,6 +24,12 @@ afterAll(() => closeReaders());
 
 const numbers = (n: number, base = 919800100000) => freshNumbers(n, base);
 
+/** The campaign ids a worker's tick held in the world's account (other tests' accounts share the database and the ids). */
+const heldBy =
+  (w: { t: { accountId: number } }) =>
+  (held: Array<{ accountId: number; campaignId: number }>): number[] =>
+    held.filter((x) => x.accountId === w.t.accountId).map((x) => x.campaignId);
+
 forEachDatabase(
   'campaign dialer: compliance at the moment of dialling, pacing, leases',
   (use) => {
@@ -182,8 +188,8 @@ forEachDatabase(
       const id = await started(h, w);
       const nodeA = h.services.dialerWorker;
       const nodeB = new DialerWorker({ db: h.db, clock: h.clock, log: h.ctx.log, dialer: h.services.dialer, tickMs: 1000, leaseMs: 15_000 });
-      const heldA = await nodeA.tick();
-      expect(heldA.map((x) => x.campaignId)).toContain(id);
+      const ours = heldBy(w);
+      expect(ours(await nodeA.tick())).toContain(id);
       // The other node's claim (on PostgreSQL its only statement: no look first) leaves a held lease's row as it was: no write (xmin).
       const lease = () =>
         h.db.get(
@@ -192,13 +198,46 @@ forEachDatabase(
         );
       const before = await lease();
       advance(h, 1);
-      expect((await nodeB.tick()).map((x) => x.campaignId)).not.toContain(id);
+      expect(ours(await nodeB.tick())).not.toContain(id);
       expect(await lease()).toEqual(before);
       expect(await dialled(h, w)).toHaveLength(2);
       // Node A dies (stops ticking, its lease is not renewed): within 30 s node B holds the campaign.
       advance(h, 15);
-      expect((await nodeB.tick()).map((x) => x.campaignId)).toContain(id);
-      expect((await nodeA.tick()).map((x) => x.campaignId)).not.toContain(id);
+      expect(ours(await nodeB.tick())).toContain(id);
+      expect(ours(await nodeA.tick())).not.toContain(id);
+    });
+
+    it('lease: the holder renews it once a third has passed, not every tick; while it ticks no other node takes the campaign', async () => {
+      const h = use();
+      const w = await world(h, { agents: 2, numbers: numbers(4) });
+      const id = await started(h, w);
+      const nodeA = new DialerWorker({ db: h.db, clock: h.clock, log: h.ctx.log, dialer: h.services.dialer, tickMs: 1000, leaseMs: 15_000 });
+      const nodeB = new DialerWorker({ db: h.db, clock: h.clock, log: h.ctx.log, dialer: h.services.dialer, tickMs: 1000, leaseMs: 15_000 });
+      const ours = heldBy(w);
+      const lease = () =>
+        h.db.get<{ lease_owner: string; lease_until: number; version?: string }>(
+          `SELECT lease_owner, lease_until${h.db.dialect === 'postgres' ? ', CAST(xmin AS TEXT) AS version' : ''} FROM campaigns WHERE account_id = $1 AND campaign_id = $2`,
+          [w.t.accountId, id],
+        );
+      expect(ours(await nodeA.tick())).toContain(id);
+      const taken = await lease();
+      expect(taken).toMatchObject({ lease_owner: nodeA.owner, lease_until: h.clock.now() + 15_000 });
+      // Five ticks of the holder (5 s of a 15 s lease): held each time, its row not written (xmin too).
+      for (let s = 1; s <= 5; s++) {
+        advance(h, 1);
+        expect(ours(await nodeA.tick())).toContain(id);
+        expect(await lease()).toEqual(taken);
+      }
+      // The sixth: under two thirds left, renewed to a whole lease from now.
+      advance(h, 1);
+      expect(ours(await nodeA.tick())).toContain(id);
+      expect(await lease()).toMatchObject({ lease_owner: nodeA.owner, lease_until: h.clock.now() + 15_000 });
+      // Forty seconds of both nodes ticking every second: A holds it throughout, B never.
+      for (let s = 0; s < 40; s++) {
+        advance(h, 1);
+        expect(ours(await nodeB.tick())).not.toContain(id);
+        expect(ours(await nodeA.tick())).toContain(id);
+      }
     });
 
     it('lease: a node that stops gives its campaigns up at once; another holds them on its next tick', async () => {

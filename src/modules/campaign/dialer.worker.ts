@@ -25,9 +25,9 @@ export interface DialerWorkerDeps extends Partial<DialerWorkerOptions> {
 }
 
 /**
- * Runs the dialer: every tick, one statement takes or renews the lease of
- * every running campaign that is free, expired or already this node's
- * (`campaigns.lease_owner`, like the webhook worker's claims), then dials
+ * Runs the dialer: every tick it takes the lease of every running campaign
+ * that is free or expired and renews its own once a third of them has
+ * passed (`campaigns.lease_owner`, like the webhook worker's claims), then dials
  * each held campaign once. A dial checks the lease again in its own
  * transaction, so a node that lost it mid-tick (paused, partitioned) places
  * nothing more. Nothing is kept in memory between ticks: after a crash the
@@ -84,10 +84,8 @@ export class DialerWorker {
   async tick(): Promise<Array<{ accountId: number; campaignId: number }>> {
     const now = this.clock.now();
     const leases = new CampaignLeaseRepository(tenant(this.db, 0));
-    // SQLite: a look first, so that an idle node's tick takes no write lock. PostgreSQL: the claim alone, which writes
-    // nothing when no campaign is free, expired or this node's (the look was a round trip before every busy tick's).
-    if (this.db.dialect === 'sqlite' && !(await leases.anyRunning())) return [];
-    const held = await leases.claim(this.owner, now, now + this.opts.leaseMs);
+    // A lease is renewed once a third of it has passed (CampaignLeaseRepository.claim): at least two thirds are left at every dial.
+    const held = await leases.claim(this.owner, now, now + this.opts.leaseMs, now + Math.floor((this.opts.leaseMs * 2) / 3));
     // The campaigns of one account tick together: what they decide from is read once per account (Dialer.tickAccount).
     const byAccount = new Map<number, number[]>();
     for (const { account_id: accountId, campaign_id: campaignId } of held) byAccount.set(accountId, [...(byAccount.get(accountId) ?? []), campaignId]);
