@@ -114,13 +114,14 @@ export class PrivacyRepository {
    * Outbound campaigns: the number's contacts in every contact list are
    * removed (with their names and fields), and the campaigns' attempt state
    * forgets them (done, so never dialled again); the dials stay, with the
-   * replacement as their number, so a campaign's abandon rate and attempt
-   * counts — figures a regulator may ask for — stay right.
+   * replacement as their number and without their disposition notes (free
+   * text an agent wrote about the person), so a campaign's abandon rate and
+   * attempt counts — figures a regulator may ask for — stay right.
    */
   async eraseFromCampaigns(number: string, replacement: string): Promise<number> {
     const removed = (await this.t.run('DELETE FROM list_contacts WHERE account_id = $1 AND number = $2', [number])).changes;
     await this.t.run('UPDATE campaign_contacts SET number = $3, done = 1, reserved_by = NULL WHERE account_id = $1 AND number = $2', [number, replacement]);
-    await this.t.run('UPDATE campaign_calls SET number = $3 WHERE account_id = $1 AND number = $2', [number, replacement]);
+    await this.t.run('UPDATE campaign_calls SET number = $3, notes = NULL WHERE account_id = $1 AND number = $2', [number, replacement]);
     return removed;
   }
 

@@ -10,6 +10,8 @@ export interface RetentionCounts {
   recordings: number;
   originated: number;
   agentStates: number;
+  /** Campaign dials whose number and notes were removed (the dials stay, as counts). */
+  campaignDials: number;
   audit: number;
 }
 
@@ -78,6 +80,17 @@ const originated: Purger = {
     }),
 };
 
+/** Campaign dials: past the horizon their number and notes go, the rows stay for the campaign figures. */
+const campaignDials: Purger = {
+  name: 'campaign_calls',
+  horizon: 'callDays',
+  purge: (accountId, cutoff, run, size) =>
+    untilEmpty(run, async (tx) => {
+      const n = await repo(tx, accountId).expireCampaignDials(cutoff, size);
+      return { removed: n, counts: { campaignDials: n } };
+    }),
+};
+
 /** Agents' past states (migration 075): all but the last one at or before the horizon, which later events are judged against. */
 const agentStates: Purger = {
   name: 'agent_state_log',
@@ -127,7 +140,7 @@ function auditPurger(purge: AuditPurge): Purger {
  * already; without the module nothing is removed for it).
  */
 export function purgers(audit: AuditPurge | null): Purger[] {
-  const all = [calls, originated, agentStates, recordings];
+  const all = [calls, originated, campaignDials, agentStates, recordings];
   if (audit) all.push(auditPurger(audit));
   return all;
 }

@@ -42,7 +42,7 @@ export type RetentionRun = ({ ran: true; batches: number } & RetentionCounts) | 
 
 class LeaseLost extends Error {}
 
-const zero = (): RetentionCounts => ({ calls: 0, hits: 0, recordings: 0, originated: 0, agentStates: 0, audit: 0 });
+const zero = (): RetentionCounts => ({ calls: 0, hits: 0, recordings: 0, originated: 0, agentStates: 0, campaignDials: 0, audit: 0 });
 
 /**
  * The retention job (PRODUCT.md §12): for each account with a `retention`

@@ -63,6 +63,30 @@ export class RetentionRepository {
     return { recordings, paths: await this.unnamed(recs.map((r) => r.path)) };
   }
 
+  /**
+   * Campaign dials placed before `cutoff` (and ended) keep their counts and
+   * lose what names a person: the number becomes '' and the disposition's
+   * notes NULL. Their rows stay because report/campaign, queue/count's
+   * `campId[]` and the abandon window count them (PRODUCT.md §12: reports
+   * answer for purged days as before). Oldest first through the partial
+   * index of the dials that still have a number (migration 274).
+   */
+  async expireCampaignDials(cutoff: number, limit: number): Promise<number> {
+    const rows = await this.t.all<{ call_id: string }>(
+      `SELECT call_id FROM campaign_calls WHERE account_id = $1 AND dialled_at < $2 AND number <> '' AND ended_at IS NOT NULL ORDER BY dialled_at LIMIT ${Math.trunc(limit)}`,
+      // Whole seconds: a dial of second s is older than the cutoff c when s < ⌈c⌉.
+      [Math.ceil(cutoff)],
+    );
+    if (rows.length === 0) return 0;
+    const ids = inList(
+      this.t,
+      'call_id',
+      2,
+      rows.map((r) => r.call_id),
+    );
+    return (await this.t.run(`UPDATE campaign_calls SET number = '', notes = NULL WHERE account_id = $1 AND ${ids.sql}`, [ids.param])).changes;
+  }
+
   /** Click-to-call rows placed before `cutoff` whose call never reached the history (never reported, or purged). */
   async removeOldOriginated(cutoff: number, limit: number): Promise<number> {
     const rows = await this.t.all<{ call_id: string }>(
