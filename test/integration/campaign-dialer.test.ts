@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { DialerWorker } from '../../src/modules/campaign/dialer.worker.js';
-import { forEachDatabase } from '../helpers/harness.js';
+import { forEachDatabase, type Harness } from '../helpers/harness.js';
 import { closeReaders } from '../helpers/sse.js';
 import {
   createCampaign,
@@ -23,6 +23,16 @@ import { advance } from './events.fixtures.js';
 afterAll(() => closeReaders());
 
 const numbers = (n: number, base = 919800100000) => freshNumbers(n, base);
+
+/** Another node's dialer on the harness's database and clock (a second lease owner). */
+const node = (h: Harness) => new DialerWorker({ db: h.db, clock: h.clock, log: h.ctx.log, dialer: h.services.dialer, tickMs: 1000, leaseMs: 15_000 });
+
+/** A campaign's lease as stored; on PostgreSQL with the row version (xmin), which any write changes. */
+const leaseOf = (h: Harness, w: { t: { accountId: number } }, campaignId: number) =>
+  h.db.get<{ lease_owner: string; lease_until: number; version?: string }>(
+    `SELECT lease_owner, lease_until${h.db.dialect === 'postgres' ? ', CAST(xmin AS TEXT) AS version' : ''} FROM campaigns WHERE account_id = $1 AND campaign_id = $2`,
+    [w.t.accountId, campaignId],
+  );
 
 /** The campaign ids a worker's tick held in the world's account (other tests' accounts share the database and the ids). */
 const heldBy =
@@ -187,15 +197,11 @@ forEachDatabase(
       const w = await world(h, { agents: 2, numbers: numbers(4) });
       const id = await started(h, w);
       const nodeA = h.services.dialerWorker;
-      const nodeB = new DialerWorker({ db: h.db, clock: h.clock, log: h.ctx.log, dialer: h.services.dialer, tickMs: 1000, leaseMs: 15_000 });
+      const nodeB = node(h);
       const ours = heldBy(w);
       expect(ours(await nodeA.tick())).toContain(id);
       // The other node's claim (on PostgreSQL its only statement: no look first) leaves a held lease's row as it was: no write (xmin).
-      const lease = () =>
-        h.db.get(
-          `SELECT lease_owner, lease_until${h.db.dialect === 'postgres' ? ', CAST(xmin AS TEXT) AS version' : ''} FROM campaigns WHERE account_id = $1 AND campaign_id = $2`,
-          [w.t.accountId, id],
-        );
+      const lease = () => leaseOf(h, w, id);
       const before = await lease();
       advance(h, 1);
       expect(ours(await nodeB.tick())).not.toContain(id);
@@ -211,14 +217,10 @@ forEachDatabase(
       const h = use();
       const w = await world(h, { agents: 2, numbers: numbers(4) });
       const id = await started(h, w);
-      const nodeA = new DialerWorker({ db: h.db, clock: h.clock, log: h.ctx.log, dialer: h.services.dialer, tickMs: 1000, leaseMs: 15_000 });
-      const nodeB = new DialerWorker({ db: h.db, clock: h.clock, log: h.ctx.log, dialer: h.services.dialer, tickMs: 1000, leaseMs: 15_000 });
+      const nodeA = node(h);
+      const nodeB = node(h);
       const ours = heldBy(w);
-      const lease = () =>
-        h.db.get<{ lease_owner: string; lease_until: number; version?: string }>(
-          `SELECT lease_owner, lease_until${h.db.dialect === 'postgres' ? ', CAST(xmin AS TEXT) AS version' : ''} FROM campaigns WHERE account_id = $1 AND campaign_id = $2`,
-          [w.t.accountId, id],
-        );
+      const lease = () => leaseOf(h, w, id);
       expect(ours(await nodeA.tick())).toContain(id);
       const taken = await lease();
       expect(taken).toMatchObject({ lease_owner: nodeA.owner, lease_until: h.clock.now() + 15_000 });
@@ -244,8 +246,8 @@ forEachDatabase(
       const h = use();
       const w = await world(h, { agents: 2, numbers: numbers(4) });
       const id = await started(h, w);
-      const nodeA = new DialerWorker({ db: h.db, clock: h.clock, log: h.ctx.log, dialer: h.services.dialer, tickMs: 1000, leaseMs: 15_000 });
-      const nodeB = new DialerWorker({ db: h.db, clock: h.clock, log: h.ctx.log, dialer: h.services.dialer, tickMs: 1000, leaseMs: 15_000 });
+      const nodeA = node(h);
+      const nodeB = node(h);
       expect((await nodeA.tick()).map((x) => x.campaignId)).toContain(id);
       await nodeA.stop();
       // No time passes: the lease was given up, not left to run out.
