@@ -7295,7 +7295,7 @@ export interface operations {
                             blacklist: string[];
                             calls: ({
                                 callId: string;
-                                kind: "finished" | "live" | "originated";
+                                kind: "finished" | "live" | "originated" | "campaign";
                                 recordings: {
                                     at: number;
                                     path: string;

@@ -82,6 +82,14 @@ export class PrivacyRepository {
       [number],
     );
   }
+  /** The number's campaign dials: outcome, disposition and the agent's notes (no number: the caller asked by it). */
+  campaignDials(number: string) {
+    return this.t.all(
+      `SELECT call_id, campaign_id, contact_id, agent_id, attempt, retry_of, dialled_at, connected_at, answered_by, agent_answered_at, ended_at, outcome, disposition, disposed_at, notes
+       FROM campaign_calls WHERE account_id = $1 AND number = $2 ORDER BY dialled_at`,
+      [number],
+    );
+  }
 
   recordings(callIds: string[]) {
     if (callIds.length === 0) return Promise.resolve([]);

@@ -38,7 +38,7 @@ export const ExportResponse = SuccessSchema({
     calls: Type.Array(
       Type.Object(
         {
-          kind: Type.Union([Type.Literal('finished'), Type.Literal('live'), Type.Literal('originated')]),
+          kind: Type.Union([Type.Literal('finished'), Type.Literal('live'), Type.Literal('originated'), Type.Literal('campaign')]),
           callId: Type.String(),
           recordings: Type.Array(Type.Object({ path: Type.String(), at: Type.Number() })),
         },

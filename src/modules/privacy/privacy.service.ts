@@ -89,7 +89,7 @@ export class PrivacyService {
   /** Everything stored about the number (empty after an erasure). `q`: read inside a caller's transaction. */
   async export(accountId: number, number: string, q: Queryable = this.db): Promise<PrivacyExport> {
     const r = new PrivacyRepository(q, accountId);
-    const [contact, dnc, sticky, blacklist, finished, live, originated] = await Promise.all([
+    const [contact, dnc, sticky, blacklist, finished, live, originated, dials] = await Promise.all([
       r.contact(number),
       r.dnc(number),
       r.sticky(number),
@@ -97,6 +97,7 @@ export class PrivacyService {
       r.finishedCalls(number),
       r.liveCalls(number),
       r.originatedCalls(number),
+      r.campaignDials(number),
     ]);
     const recordings = await r.recordings(await r.callIds(number));
     const recs = new Map<string, Array<{ path: string; at: number }>>();
@@ -107,13 +108,15 @@ export class PrivacyService {
       ['finished', finished],
       ['live', live],
       ['originated', originated],
+      ['campaign', dials],
     ] as const) {
       for (const row of rows) {
         const id = String(row.call_id);
-        // A click-to-call that ended is a finished call too: listed once, as finished, marked originated.
+        // A click-to-call or a campaign dial that reached the history is a finished call too: listed once, as
+        // finished, with what the click-to-call or the campaign kept of it (`originated`, `campaign`).
         if (known.has(id)) {
           const prior = calls.find((c) => c.callId === id);
-          if (prior && kind === 'originated') prior.originated = camel(row);
+          if (prior && kind !== 'finished' && kind !== 'live') prior[kind] = camel(row);
           continue;
         }
         known.add(id);

@@ -5,7 +5,7 @@ import { afterAll, expect, it } from 'vitest';
 import { login } from '../helpers/factories.js';
 import { forEachDatabase, type Harness } from '../helpers/harness.js';
 import { closeReaders } from '../helpers/sse.js';
-import { endCall, freshNumbers, ok, op, progressiveAnswered, started, tickAndRead, world, type World } from './campaigns.fixtures.js';
+import { endCall, freshNumbers, noAnswer, ok, op, progressiveAnswered, started, tickAndRead, world, type World } from './campaigns.fixtures.js';
 
 afterAll(() => closeReaders());
 
@@ -28,7 +28,7 @@ async function completedCall(h: Harness, w: World, notes: string): Promise<strin
 }
 
 forEachDatabase(
-  'retention of campaign dials',
+  'campaign dials: retention, export and erasure',
   (use) => {
     it('past callDays a dial loses its number and notes and stays as a count: report/campaign, queue/count and campaign/status answer as before', async () => {
       const h = use();
@@ -77,13 +77,28 @@ forEachDatabase(
       expect((await dial(newCall))!.number).toBe(nums[1]);
     });
 
-    it("privacy/erase of a number removes its dials' notes too; the dials stay, numbered by the erasure key", async () => {
+    it("privacy/export lists the number's dials with their notes; privacy/erase removes the notes too, the dials stay numbered by the erasure key", async () => {
       const h = use();
       const nums = freshNumbers(1, 919800400000);
       const w = await world(h, { agents: 1, numbers: nums });
       await started(h, w);
+      // A first attempt nobody answers (never queued: no call history), then, after the retry delay, one the person answers.
+      const [first] = await tickAndRead(h, w);
+      await noAnswer(h, w, String(first!.callId));
+      h.clock.advance(3601 * 1000);
       const callId = await completedCall(h, w, 'Spoke with Mrs Example at her home number');
+      const exported = async () =>
+        (await h.post<{ data: { calls: Array<Record<string, unknown>> } }>('/api/v2/privacy/export', { ssid: w.t.ssid, number: nums[0] })).body.data.calls;
+      const calls = await exported();
+      const dialOf = (id: string) => {
+        const c = calls.find((x) => x.callId === id);
+        return (c?.kind === 'campaign' ? c : c?.campaign) as Record<string, unknown> | undefined;
+      };
+      expect(dialOf(String(first!.callId))).toMatchObject({ outcome: 'no_answer', attempt: 1 });
+      expect(calls.find((x) => x.callId === callId)).toMatchObject({ kind: 'finished' });
+      expect(dialOf(callId)).toMatchObject({ disposition: 'sale', notes: 'Spoke with Mrs Example at her home number', attempt: 2 });
       await ok(h, '/api/v2/privacy/erase', { ssid: w.t.ssid, number: nums[0] });
+      expect(await exported()).toEqual([]);
       const row = await h.db.get<{ number: string; notes: string | null; disposition: string }>(
         'SELECT number, notes, disposition FROM campaign_calls WHERE account_id = $1 AND call_id = $2',
         [w.t.accountId, callId],
