@@ -131,6 +131,34 @@ forEachDatabase('campaign dialer: the abandon window from its counters equals th
     expect(plain.abandoned).toBeGreaterThanOrEqual(2);
   });
 
+  it('counters no window can read (ended over 31 days ago) are pruned by a dialer node once an hour; the window stays exact', async () => {
+    const h = use();
+    const numbers = Array.from({ length: 4 }, (_, i) => String(919_800_500_000 + Math.floor(Math.random() * 50_000) * 10 + i));
+    const w = await world(h, { agents: 1, numbers });
+    const id = await started(h, w, { mode: 'predictive', maxAbandonRate: 50 });
+    const counters = async () =>
+      Number(
+        (await h.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM campaign_window_counts WHERE account_id = $1 AND campaign_id = $2', [w.t.accountId, id]))!.n,
+      );
+    const [c1] = await tickAndRead(h, w);
+    await progressiveAnswered(h, w, c1!);
+    await endCall(h, w, String(c1!.callId));
+    // One person answered: an hour's and a day's counter.
+    expect(await counters()).toBe(2);
+    await tick(h);
+    expect(await counters()).toBe(2);
+    // 30 days on (the window's length): still within the kept 31 days.
+    advance(h, 30 * DAY);
+    await tick(h);
+    expect(await counters()).toBe(2);
+    // Two more days on, past an hour since the last prune: both counters end over 31 days ago and go.
+    advance(h, 2 * DAY);
+    await tick(h);
+    expect(await counters()).toBe(0);
+    const now = Math.floor(h.clock.now() / 1000);
+    await expectExact(h, w.t.accountId, [id], [now - 30 * DAY, now - DAY, now]);
+  });
+
   it('random changes of dials over three days, across hour and day edges, each in a transaction (one rolled back): exact from every start', async () => {
     const h = use();
     const { accountId } = await createTenant(h);

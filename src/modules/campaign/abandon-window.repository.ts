@@ -76,6 +76,25 @@ function windowsSql(t: TenantQueries): string {
     ) AS p GROUP BY p.campaign_id`;
 }
 
+/** Counters wholly older than this many seconds are never read again: every window starts within the last 30 days (a day of margin). */
+export const WINDOW_COUNTS_KEPT_SECS = 31 * DAY;
+
+/**
+ * Removes, across accounts, the counters that end before `before` (Unix
+ * seconds): no window reads them (a window starts at most 30 days back,
+ * §13), and without this they grew by about 25 rows a campaign a day for
+ * ever. A late change of an older dial still follows into its counters
+ * (a row made again, never read). Answers how many went.
+ */
+export async function pruneWindowCounts(t: TenantQueries, before: number): Promise<number> {
+  const rows = await t.untenanted(
+    'housekeeping of every account: counters no window can read any more',
+    'DELETE FROM campaign_window_counts WHERE bucket + span <= $1 RETURNING span',
+    [before],
+  );
+  return rows.length;
+}
+
 /**
  * The abandon window of predictive campaigns (PRODUCT.md §13: the abandon
  * rate over the rolling 30 days or 24 hours never exceeds maxAbandonRate

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../clock.js';
 import { tenant } from '../../db/tenant.js';
 import type { Database } from '../../db/types.js';
+import { pruneWindowCounts, WINDOW_COUNTS_KEPT_SECS } from './abandon-window.repository.js';
 import { CampaignLeaseRepository } from './campaign.repository.js';
 import type { Dialer } from './dialer.js';
 import { swallowed } from '../../swallowed.js';
@@ -13,6 +14,8 @@ export interface DialerWorkerOptions {
   /** How long a lease holds without renewal: another node takes a campaign over this long after its node died. */
   leaseMs: number;
 }
+
+const PRUNE_EVERY_MS = 3_600_000;
 
 export const DEFAULT_DIALER_OPTIONS: DialerWorkerOptions = { tickMs: 1000, leaseMs: 15_000 };
 
@@ -40,6 +43,8 @@ export class DialerWorker {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
   private stopped = true;
+  /** When this node last pruned the abandon-window counters (clock ms; 0: not yet, so the first tick does). */
+  private prunedAt = 0;
 
   private readonly db: Database;
   private readonly clock: Clock;
@@ -98,6 +103,18 @@ export class DialerWorker {
         this.log.warn({ err, accountId }, 'dialer tick of an account failed');
       }
     }
+    await this.pruneHourly(now);
     return held.map((h) => ({ accountId: h.account_id, campaignId: h.campaign_id }));
+  }
+
+  /** Once an hour on each node, the abandon-window counters no window can read any more (idempotent across nodes). */
+  private async pruneHourly(now: number): Promise<void> {
+    if (now - this.prunedAt < PRUNE_EVERY_MS) return;
+    this.prunedAt = now;
+    try {
+      await pruneWindowCounts(tenant(this.db, 0), Math.floor(now / 1000) - WINDOW_COUNTS_KEPT_SECS);
+    } catch (err) {
+      this.log.warn({ err }, 'dialer: pruning the abandon-window counters failed');
+    }
   }
 }
