@@ -5,6 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterCommit, ambientOf, joinAmbient, runAmbient } from './ambient.js';
 import { DatabaseUnavailableError, type Database, type Listener, type Param, type Queryable, type Row, type RunResult } from './types.js';
 import { SQLITE_WAL_AUTOCHECKPOINT } from './dialect.js';
+import { mayGenerateCode } from '../code-generation.js';
 
 interface Translated {
   text: string;
@@ -41,6 +42,45 @@ function bindRow(lead: readonly Param[], row: readonly Param[], out = new Array<
   for (let i = 0; i < n; i++) out[i] = sqlValue(lead[i]);
   for (let i = 0; i < row.length; i++) out[n + i] = sqlValue(row[i]);
   return out;
+}
+
+/** Puts `sqlValue` of each of a record's `names` into `params` from position `at` (runRecords). */
+export type RecordFiller = (record: Readonly<Record<string, Param>>, params: unknown[], at: number) => void;
+
+/** The plain filler: each name read from the record in a loop. */
+function plainFiller(names: readonly string[]): RecordFiller {
+  return (record, params, at) => {
+    for (let i = 0; i < names.length; i++) params[at + i] = sqlValue(record[names[i]!]);
+  };
+}
+
+const fillers = new Map<string, RecordFiller>();
+
+/**
+ * The filler of `names`: compiled once per name list (each name a property
+ * read of its own) when the process may compile code, the plain loop
+ * otherwise (`generate` false: what the test compares it with). A loop's
+ * `record[names[i]]` is a keyed read the engine cannot specialise (every
+ * table's names pass through it). Measured on a complete-call batch's
+ * runRecords writers (live_agents, live_calls, agent_state_recent, event_ids,
+ * the call history; SQLite, one process, batches one way or the other at
+ * random, ~260 each, sum of the writers' medians): 5.17 → 4.79 ms and
+ * 4.33 → 4.16 ms in two runs, every writer lower or equal: 1–2.5 % of a
+ * batch's CPU. The names are the code's column lists (never
+ * input), written into the source as JSON strings.
+ */
+export function recordFiller(names: readonly string[], generate = mayGenerateCode()): RecordFiller {
+  if (!generate) return plainFiller(names);
+  const key = names.join('\u0000');
+  let filler = fillers.get(key);
+  if (!filler) {
+    const body = names
+      .map((name, i) => `v = r[${JSON.stringify(name)}]; p[at + ${i}] = v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : v;`)
+      .join('\n');
+    filler = new Function('r', 'p', 'at', `let v;\n${body}`) as RecordFiller;
+    fillers.set(key, filler);
+  }
+  return filler;
 }
 
 /**
@@ -173,8 +213,9 @@ export class SqliteDatabase implements Database {
         const n = lead.length;
         const params = new Array<unknown>(n + names.length);
         for (let i = 0; i < n; i++) params[i] = sqlValue(lead[i]);
+        const fill = recordFiller(names);
         for (const r of records) {
-          for (let i = 0; i < names.length; i++) params[n + i] = sqlValue(r[names[i]!]);
+          fill(r, params, n);
           stmt.run(...(order ? order.map((i) => params[i]) : params));
         }
       } catch (err) {

@@ -14,7 +14,7 @@ import { AnalysisService } from '../../src/modules/analysis/analysis.service.js'
 import { AppError } from '../../src/errors/catalogue.js';
 import { ChunkPool } from '../../src/http/chunk-pool.js';
 import { isDataStream } from '../../src/http/answer.js';
-import { mayGenerateCode } from '../../src/modules/analysis/wire/code-generation.js';
+import { mayGenerateCode } from '../../src/code-generation.js';
 
 const config = loadConfig(process.env);
 const db = openDatabase(config);

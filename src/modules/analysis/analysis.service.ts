@@ -3,7 +3,7 @@ import type { Database } from '../../db/types.js';
 import type { EncodedJson } from '../../http/answer.js';
 import { analysisError } from '../../errors/catalogue.js';
 import type { AccountService } from '../account/account.service.js';
-import { mayGenerateCode } from './wire/code-generation.js';
+import { mayGenerateCode } from '../../code-generation.js';
 import { hitsDataJson, type Grid } from './wire/hits-json.js';
 import { BucketDayCache } from './day-cache/bucket-day-cache.js';
 import { GridCache } from './day-cache/day-grids.js';
@@ -55,7 +55,7 @@ export class AnalysisService {
     this.db = db;
     this.clock = clock;
     this.accounts = accounts;
-    // Whether answers are written by generated or plain writers is settled once, here at start (wire/code-generation.ts).
+    // Whether answers are written by generated or plain writers is settled once, here at start (src/code-generation.ts).
     mayGenerateCode();
     this.caches = {
       days: new BucketDayCache(cacheBytes / 4),

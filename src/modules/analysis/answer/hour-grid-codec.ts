@@ -13,7 +13,7 @@
  */
 import { IX, NCOLS } from '../rollup/counters.js';
 import { addPacked, PACKED_SLOTS } from '../query/analysis.repository.js';
-import { mayGenerateCode } from '../wire/code-generation.js';
+import { mayGenerateCode } from '../../../code-generation.js';
 
 const FORMAT = 1;
 const HEADER = 8;
@@ -131,7 +131,7 @@ type CellOp = (cells: HourCellList, i: number, v: number[]) => void;
  * PACKED_SLOTS, ring_sum and hold_sum; no other slot): made
  * once, unrolled over the slots (constants of its code), as a month of
  * hours by agent reads 144,000 cells and the loops over the slots were a
- * tenth of writing them. Without code generation (wire/code-generation.ts)
+ * tenth of writing them. Without code generation (src/code-generation.ts)
  * the same as a loop.
  */
 function cellOp(op: '=' | '+='): CellOp {

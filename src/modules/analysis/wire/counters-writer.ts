@@ -11,7 +11,7 @@
  * from a closure.
  */
 import { counterRead, type Code } from '../rollup/counters.js';
-import { mayGenerateCode } from './code-generation.js';
+import { mayGenerateCode } from '../../../code-generation.js';
 import { NUMBER_ROOM, writeNumber } from './json-bytes.js';
 
 /** Writes a bucket's counters from `v` at `pos` and answers the position after them. */

@@ -1,9 +1,10 @@
 /**
  * Whether this process may compile code from strings (`new Function`): a
  * node started with `--disallow-code-generation-from-strings` (a common
- * hardening flag) may not. The writers made for a field list
- * (counters-writer.ts) and the cell operations (answer/hour-grid-codec.ts)
- * are compiled when it may, and have a plain version, equal byte for byte,
+ * hardening flag) may not. The analysis writers made for a field list
+ * (modules/analysis/wire/counters-writer.ts), its cell operations
+ * (answer/hour-grid-codec.ts) and SQLite's record fillers (db/sqlite.ts)
+ * are compiled when it may, and have a plain version, equal in effect,
  * used when it may not. Asked once, at the first use (the analysis service
  * asks when it is built), never at import.
  */
