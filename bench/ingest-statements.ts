@@ -13,6 +13,11 @@
  * under the flags of `npm start` to see what they cost:
  *
  *   node --max-semi-space-size=8 --import tsx bench/ingest-statements.ts --no-log --gc
+ *
+ * --wal-pages (SQLite): the WAL pages the measured batches wrote, by table
+ * and index: checkpoints off for them, each frame's page mapped to its
+ * owner by `dbstat`. A larger --warmup lets the tables grow first (an
+ * index keyed by agent or caller dirties more pages as it grows).
  */
 import { completeCallTraffic, tenantWithAgents } from './agent-traffic.js';
 import { benchService } from './campaign-support.js';
@@ -21,11 +26,33 @@ import { median } from './support.js';
 import { parseArgs } from '../src/cli/args.js';
 import type { Database } from '../src/db/types.js';
 import { gcMeter } from './gc-meter.js';
+import fs from 'node:fs';
+import BetterSqlite3 from 'better-sqlite3';
 
 const { options } = parseArgs(process.argv.slice(2));
 const DIALECT = options.db === 'postgres' ? 'postgres' : 'sqlite';
 const BATCHES = Number(options.batches ?? 200);
-const WARMUP = 20;
+const WARMUP = Number(options.warmup ?? 20);
+const WAL_PAGES = options['wal-pages'] !== undefined && DIALECT === 'sqlite';
+
+/** The frames of `file`'s WAL by the table or index their page belongs to, a batch. */
+function walPages(file: string, batches: number): void {
+  const wal = fs.readFileSync(`${file}-wal`);
+  const pageSize = wal.readUInt32BE(8);
+  const reader = new BetterSqlite3(file, { readonly: true });
+  const owner = new Map<number, string>();
+  for (const r of reader.prepare('SELECT name, pageno FROM dbstat').all() as Array<{ name: string; pageno: number }>) owner.set(r.pageno, r.name);
+  reader.close();
+  const pages = new Map<string, number>();
+  let frames = 0;
+  // A frame: a 24-byte header (its page number first), then the page; the file starts with a 32-byte header.
+  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize, frames++) {
+    const name = owner.get(wal.readUInt32BE(at)) ?? 'free or header';
+    pages.set(name, (pages.get(name) ?? 0) + 1);
+  }
+  console.log(`${(frames / batches).toFixed(1)} WAL pages a batch (${pageSize} bytes):`);
+  for (const [name, n] of [...pages].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${(n / batches).toFixed(1).padStart(7)}  ${name}`);
+}
 
 async function main(): Promise<void> {
   let log: StatementLog | undefined;
@@ -42,6 +69,12 @@ async function main(): Promise<void> {
     const next = completeCallTraffic(agents, 'st');
     for (let i = 0; i < WARMUP; i++) await s.services.events.ingest(accountId, next(500));
     log?.clear();
+    let file = '';
+    if (WAL_PAGES) {
+      file = (await s.db.all<{ name: string; file: string }>('PRAGMA database_list')).find((d) => d.name === 'main')!.file;
+      await s.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      await s.db.exec('PRAGMA wal_autocheckpoint = 0');
+    }
     const times: number[] = [];
     const gc = options.gc !== undefined ? await gcMeter() : undefined;
     const cpu0 = process.cpuUsage();
@@ -53,6 +86,7 @@ async function main(): Promise<void> {
     }
     const cpu = process.cpuUsage(cpu0);
     if (gc) console.log(await gc.report(BATCHES));
+    if (WAL_PAGES) walPages(file, BATCHES);
     // CPU time (this process: the statements of SQLite run on its thread) moves far less than wall time with the machine's load.
     console.log(`${DIALECT}: batch median ${median(times).toFixed(2)} ms, CPU ${((cpu.user + cpu.system) / 1000 / BATCHES).toFixed(2)} ms a batch`);
     if (!log) return;
