@@ -9,7 +9,7 @@
  *
  *   npx tsx bench/ingest-live.ts [--db sqlite|postgres|both] [--duration 10] [--senders 4]
  *                                [--rounds 1] [--only ingest|views] [--view Agent/live|queue/count]
- *                                [--baseline DIR] [--starts 1]
+ *                                [--baseline DIR [--control]] [--starts 1]
  *
  * The server runs as a child process pinned to core 0 (taskset), wrk and the
  * event senders on core 1. Each run starts on a fresh database (SQLite in a
@@ -29,6 +29,11 @@
  * life of a server (same ticks a request, same tick object's map; seen in
  * builds of before and after issue 33 alike), so rounds within one start
  * all share one draw and a before/after needs several starts.
+ * --control (with --baseline): a second server of this build, measured in
+ * the same rounds (the three in turn, each first in every third round), and
+ * "control ÷ this build" printed beside "baseline ÷ this build": the noise
+ * floor of the comparison on this machine, from identical code (under
+ * load two copies of one build read 0.77–1.36 in single rounds).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -55,6 +60,7 @@ const ONLY = options.only;
 /** --view: measure this one view only (with BENCH_SERVER_NODE_ARGS=--cpu-prof, a profile of one view). */
 const VIEW = options.view;
 const BASELINE = options.baseline ? path.resolve(options.baseline) : null;
+const CONTROL = BASELINE !== null && options.control !== undefined;
 if (ONLY !== undefined && ONLY !== 'ingest' && ONLY !== 'views') throw new Error('--only: ingest or views');
 const BATCH = 500;
 const DIALECTS: Dialect[] = options.db === 'sqlite' ? ['sqlite'] : options.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
@@ -211,6 +217,8 @@ interface Run {
   ratio: number;
   before?: number;
   cpuRatio?: number;
+  /** --control: the second server of this build's CPU a request ÷ this build's. */
+  controlRatio?: number;
 }
 
 function wrk(url: string, body: string, seconds: number): WrkResult {
@@ -266,14 +274,17 @@ async function main(): Promise<void> {
     const base = `http://127.0.0.1:${port}`;
     const serverEnv = { ...env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' };
     const baseBase = `http://127.0.0.1:${port + 10}`;
+    const controlBase = `http://127.0.0.1:${port + 20}`;
     // Each view's rounds over all starts; the sample answer of the first start.
     const runsOf = new Map<string, { sample: string; runs: Run[] }>();
     for (let start = 0; start < STARTS; start++) {
       const server = startServerProcess({ ...serverEnv, PORT: String(port) });
       const baseline = BASELINE ? startServerProcess({ ...serverEnv, PORT: String(port + 10) }, { cwd: BASELINE }) : null;
+      const control = CONTROL ? startServerProcess({ ...serverEnv, PORT: String(port + 20) }) : null;
       try {
         await waitFor(`${base}/healthz`);
         if (baseline) await waitFor(`${baseBase}/healthz`);
+        if (control) await waitFor(`${controlBase}/healthz`);
         const ingestSsid = ((await post(`${base}/api/v2/auth/login`, INGEST)) as { ssid: string }).ssid;
         const viewsSsid = ((await post(`${base}/api/v2/auth/login`, VIEWS)) as { ssid: string }).ssid;
         if (ONLY !== 'views' && start === 0) {
@@ -288,7 +299,7 @@ async function main(): Promise<void> {
         }
         if (ONLY === 'ingest') break;
         // The scene's event ids are fixed: after the first start the servers answer it as duplicates.
-        await liveScene(baseline ? [base, baseBase] : [base], viewsSsid, viewAgents);
+        await liveScene([base, ...(baseline ? [baseBase] : []), ...(control ? [controlBase] : [])], viewsSsid, viewAgents);
         for (const [op, body] of [
           ['Agent/live', { ssid: viewsSsid, groupid: 55 }],
           ['queue/count', { ssid: viewsSsid }],
@@ -301,9 +312,11 @@ async function main(): Promise<void> {
           if (!entry) runsOf.set(op, (entry = { sample, runs: [] }));
           const runs = entry.runs;
           const baseUrl = `${baseBase}/api/v2/${op}`;
+          const controlUrl = `${controlBase}/api/v2/${op}`;
           const payload = JSON.stringify(body);
           wrk(url, payload, 2);
           if (baseline) wrk(baseUrl, payload, 2);
+          if (control) wrk(controlUrl, payload, 2);
           for (let round = 0; round < ROUNDS; round++) {
             const bare = await bareRps(sample);
             // Server CPU per request as well: unlike req/s, it hardly moves with what else the machine runs.
@@ -314,17 +327,31 @@ async function main(): Promise<void> {
             };
             const measureOurs = () => perRequest(server.pid, () => wrk(url, payload, DURATION));
             const measureTheirs = () => (baseline ? perRequest(baseline.pid, () => wrk(baseUrl, payload, DURATION)) : undefined);
+            const measureControl = () => (control ? perRequest(control.pid, () => wrk(controlUrl, payload, DURATION)) : undefined);
             // Alternated: this build first in odd rounds, the baseline first in even ones (the second of two
             // runs in a row meets another machine state; one order in every round would count that as a cost).
-            const theirsFirst = baseline !== null && (start * ROUNDS + round) % 2 === 1;
-            const early = theirsFirst ? measureTheirs() : undefined;
-            const mine = measureOurs();
-            const theirs = theirsFirst ? early : measureTheirs();
+            // With a control the three take turns: each first in every third round.
+            const k = start * ROUNDS + round;
+            let mine!: ReturnType<typeof measureOurs>;
+            let theirs: ReturnType<typeof measureTheirs>;
+            let twin: ReturnType<typeof measureControl>;
+            const steps = [() => (mine = measureOurs()), () => (theirs = measureTheirs()), () => (twin = measureControl())];
+            const order = control ? [k % 3, (k + 1) % 3, (k + 2) % 3] : baseline !== null && k % 2 === 1 ? [1, 0] : [0, 1];
+            for (const i of order) steps[i]!();
             const ours = mine.result;
             const before = theirs ? theirs.result.rps / bare.rps : undefined;
-            runs.push({ ours, bare, ratio: ours.rps / bare.rps, before, cpuRatio: theirs ? theirs.cpuUs / mine.cpuUs : undefined });
+            runs.push({
+              ours,
+              bare,
+              ratio: ours.rps / bare.rps,
+              before,
+              cpuRatio: theirs ? theirs.cpuUs / mine.cpuUs : undefined,
+              controlRatio: twin ? twin.cpuUs / mine.cpuUs : undefined,
+            });
             if (ROUNDS > 1 || STARTS > 1 || baseline) {
-              const was = before === undefined ? '' : `; baseline ${before.toFixed(2)} ×, ${theirs!.cpuUs.toFixed(1)} µs CPU a request`;
+              const was =
+                (before === undefined ? '' : `; baseline ${before.toFixed(2)} ×, ${theirs!.cpuUs.toFixed(1)} µs CPU a request`) +
+                (twin ? `; control ${twin.cpuUs.toFixed(1)} µs` : '');
               const at = STARTS > 1 ? `start ${start + 1} ` : '';
               console.log(
                 `  ${op} ${at}round ${round + 1}: ${Math.round(ours.rps)} / ${Math.round(bare.rps)} req/s = ${(ours.rps / bare.rps).toFixed(2)} ×, ${mine.cpuUs.toFixed(1)} µs CPU a request${was}`,
@@ -335,6 +362,7 @@ async function main(): Promise<void> {
       } finally {
         await stopChild(server);
         if (baseline) await stopChild(baseline);
+        if (control) await stopChild(control);
       }
     }
     for (const [op, { sample, runs }] of runsOf) {
@@ -344,6 +372,12 @@ async function main(): Promise<void> {
           `  ${op} baseline (${BASELINE}): median ${lowerMiddle(runs.map((x) => x.before!).sort((x, y) => x - y)).toFixed(2)} ×; ` +
             `CPU a request, baseline ÷ this build: median ${lowerMiddle(cpu).toFixed(2)} (${cpu[0]!.toFixed(2)}–${cpu[cpu.length - 1]!.toFixed(2)})`,
         );
+        if (CONTROL) {
+          const twin = runs.map((x) => x.controlRatio!).sort((x, y) => x - y);
+          console.log(
+            `  ${op} control (this build again): CPU a request, control ÷ this build: median ${lowerMiddle(twin).toFixed(2)} (${twin[0]!.toFixed(2)}–${twin[twin.length - 1]!.toFixed(2)})`,
+          );
+        }
       }
       runs.sort((x, y) => x.ratio - y.ratio);
       const { ours: r, bare, ratio } = lowerMiddle(runs);
