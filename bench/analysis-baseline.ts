@@ -30,6 +30,8 @@ export interface BaselineRun {
   rounds: number;
   seconds: number;
   match?: string;
+  /** A second server of this build in the same rounds: "control ÷ this build", the spread of identical code. */
+  control?: boolean;
 }
 
 interface Timing {
@@ -49,6 +51,8 @@ export interface BaselineRow {
   cpuRatio: number;
   p50Ratio: number;
   cpuRange: [number, number];
+  /** --control: medians and range over the rounds of the second server of this build ÷ this build. */
+  control?: { cpuRatio: number; cpuRange: [number, number] };
 }
 
 interface Server {
@@ -115,17 +119,26 @@ async function timed(s: Server, body: Record<string, unknown>, name: string, sec
   return { p50: w.p50, p95: w.p95, cpuUs: cpu / w.requests };
 }
 
-async function compareOne(o: BaselineRun, ours: Server, theirs: Server, [name, body]: Question, store: () => Promise<void>): Promise<BaselineRow> {
+async function compareOne(
+  o: BaselineRun,
+  ours: Server,
+  theirs: Server,
+  twin: Server | null,
+  [name, body]: Question,
+  store: () => Promise<void>,
+): Promise<BaselineRow> {
   const live = name.startsWith('live') ? store : null;
   if (live) await store();
-  // The first asks (nothing kept in memory yet) and a few more, on both, before any is timed.
-  for (let i = 0; i < 3; i++) for (const s of [ours, theirs]) await ask(s.port, s.ssid, body, `${name} (${s.label})`);
-  const runs: Array<{ ours: Timing; theirs: Timing }> = [];
+  const all = twin ? [ours, theirs, twin] : [ours, theirs];
+  // The first asks (nothing kept in memory yet) and a few more, on every server, before any is timed.
+  for (let i = 0; i < 3; i++) for (const s of all) await ask(s.port, s.ssid, body, `${name} (${s.label})`);
+  const runs: Array<{ ours: Timing; theirs: Timing; twin?: Timing }> = [];
   for (let round = 0; round < o.rounds; round++) {
-    const order = round % 2 === 0 ? [ours, theirs] : [theirs, ours];
+    // Which server goes first changes every round (with a control, each goes first in every third).
+    const order = all.map((_, i) => all[(round + i) % all.length]!);
     const got = new Map<Server, Timing>();
     for (const s of order) got.set(s, await timed(s, body, name, o.seconds, live));
-    runs.push({ ours: got.get(ours)!, theirs: got.get(theirs)! });
+    runs.push({ ours: got.get(ours)!, theirs: got.get(theirs)!, ...(twin ? { twin: got.get(twin)! } : {}) });
   }
   // Still success answers after the runs (wrk does not read the bodies), and the same keys.
   const a = await ask(ours.port, ours.ssid, body, name);
@@ -137,6 +150,7 @@ async function compareOne(o: BaselineRun, ours: Server, theirs: Server, [name, b
     cpuUs: median(runs.map((r) => r[side].cpuUs)),
   });
   const cpuRatios = runs.map((r) => r.theirs.cpuUs / r.ours.cpuUs);
+  const twinRatios = twin ? runs.map((r) => r.twin!.cpuUs / r.ours.cpuUs) : [];
   const row: BaselineRow = {
     dialect: o.dialect,
     name,
@@ -147,9 +161,11 @@ async function compareOne(o: BaselineRun, ours: Server, theirs: Server, [name, b
     cpuRatio: median(cpuRatios),
     p50Ratio: median(runs.map((r) => r.theirs.p50 / r.ours.p50)),
     cpuRange: [Math.min(...cpuRatios), Math.max(...cpuRatios)],
+    ...(twin ? { control: { cpuRatio: median(twinRatios), cpuRange: [Math.min(...twinRatios), Math.max(...twinRatios)] as [number, number] } } : {}),
   };
+  const control = row.control ? `; control ÷ this ${row.control.cpuRatio.toFixed(2)}, rounds ${twinRatios.map((r) => r.toFixed(2)).join(' ')}` : '';
   process.stderr.write(
-    `  ${o.dialect} ${name}: p50 ${row.ours.p50.toFixed(1)} / ${row.theirs.p50.toFixed(1)} ms, CPU ${row.ours.cpuUs.toFixed(0)} / ${row.theirs.cpuUs.toFixed(0)} µs a request (${theirs.label} ÷ this ${row.cpuRatio.toFixed(2)}, rounds ${cpuRatios.map((r) => r.toFixed(2)).join(' ')})\n`,
+    `  ${o.dialect} ${name}: p50 ${row.ours.p50.toFixed(1)} / ${row.theirs.p50.toFixed(1)} ms, CPU ${row.ours.cpuUs.toFixed(0)} / ${row.theirs.cpuUs.toFixed(0)} µs a request (${theirs.label} ÷ this ${row.cpuRatio.toFixed(2)}, rounds ${cpuRatios.map((r) => r.toFixed(2)).join(' ')}${control})\n`,
   );
   return row;
 }
@@ -165,15 +181,17 @@ export async function compareWithBaseline(o: BaselineRun): Promise<{ rows: Basel
   const notes: string[] = [];
   try {
     const theirs = await startServer(baseLabel, o.baselineDir, o.env);
+    const twin = o.control ? await startServer('this build (control)', root, o.env) : null;
     try {
       await settled(ours.child.pid);
       await settled(theirs.child.pid);
+      if (twin) await settled(twin.child.pid);
       const { mix, agentKey } = await questionMix(ours.port, ours.ssid);
       const store = callStorer(o.db, o.accountId, agentKey);
       for (const q of mix) {
         if (o.match !== undefined && !q[0].includes(o.match)) continue;
         try {
-          rows.push(await compareOne(o, ours, theirs, q, store));
+          rows.push(await compareOne(o, ours, theirs, twin, q, store));
         } catch (err) {
           const note = `${o.dialect} ${q[0]}: left out: ${(err as Error).message}`;
           notes.push(note);
@@ -182,6 +200,7 @@ export async function compareWithBaseline(o: BaselineRun): Promise<{ rows: Basel
       }
     } finally {
       await stopChild(theirs.child);
+      if (twin) await stopChild(twin.child);
     }
   } finally {
     await stopChild(ours.child);
@@ -194,15 +213,17 @@ export function baselineTable(rows: BaselineRow[], o: { baselineDir: string; rou
   const base = checkoutLabel(o.baselineDir);
   const human = (b: number) => (b >= 1e6 ? `${(b / 1e6).toFixed(1)} MB` : `${(b / 1e3).toFixed(1)} kB`);
   const t = (x: Timing) => `${x.p50.toFixed(1)} / ${x.p95.toFixed(1)} ms | ${x.cpuUs.toFixed(0)} µs`;
+  const controlled = rows.length > 0 && rows.every((r) => r.control !== undefined);
   const lines = rows.map(
     (r) =>
-      `| ${r.dialect} | ${r.name} | ${r.keys} | ${human(r.bytes)} | ${t(r.ours)} | ${t(r.theirs)} | ${r.cpuRatio.toFixed(2)}${r.cpuRatio < 0.95 ? ' ⚠' : ''} (${r.cpuRange[0].toFixed(2)}–${r.cpuRange[1].toFixed(2)}) | ${r.p50Ratio.toFixed(2)} |`,
+      `| ${r.dialect} | ${r.name} | ${r.keys} | ${human(r.bytes)} | ${t(r.ours)} | ${t(r.theirs)} | ${r.cpuRatio.toFixed(2)}${r.cpuRatio < 0.95 ? ' ⚠' : ''} (${r.cpuRange[0].toFixed(2)}–${r.cpuRange[1].toFixed(2)}) | ${r.p50Ratio.toFixed(2)} |` +
+      (controlled ? ` ${r.control!.cpuRatio.toFixed(2)} (${r.control!.cpuRange[0].toFixed(2)}–${r.control!.cpuRange[1].toFixed(2)}) |` : ''),
   );
   return [
     `medians of ${o.rounds} rounds, ${o.seconds} s a run per server; load average ${o.loadBefore.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end`,
     '',
-    `| database | question | keys | answer | this build p50 / p95 | CPU a request | ${base} p50 / p95 | CPU a request | CPU ${base} ÷ this (range) | p50 ${base} ÷ this |`,
-    '|---|---|---|---|---|---|---|---|---|---|',
+    `| database | question | keys | answer | this build p50 / p95 | CPU a request | ${base} p50 / p95 | CPU a request | CPU ${base} ÷ this (range) | p50 ${base} ÷ this |${controlled ? ' CPU control ÷ this (range) |' : ''}`,
+    `|---|---|---|---|---|---|---|---|---|---|${controlled ? '---|' : ''}`,
     ...lines,
   ].join('\n');
 }

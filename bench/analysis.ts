@@ -12,7 +12,7 @@
  *   npx tsx bench/analysis.ts [--calls 10000000] [--days 150] [--db sqlite|postgres|both]
  *                             [--seconds 4] [--quick] [--seed-only] [--data-dir data/bench-analysis]
  *                             [--match TEXT (only the rows whose name holds TEXT)]
- *                             [--baseline DIR [--rounds 3]]
+ *                             [--baseline DIR [--rounds 3] [--control]]
  *
  * --baseline DIR: a before/after on one machine state (runs minutes apart
  * differ by more than most changes). This build and the checkout in DIR
@@ -25,6 +25,9 @@
  * around each wrk run) of both, and the medians of baseline ÷ this build
  * (CPU and p50; below 1: this build costs more). A question the baseline
  * cannot answer is left out with a note. No first ask, no bare floor here.
+ * --control: a second server of this build in the same rounds (each server
+ * first in every third round), and "control ÷ this build" beside the
+ * baseline's ratio: how far identical code reads from itself at that moment.
  *
  * SQLite lives in --data-dir; PostgreSQL in schema bench_analysis of
  * BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/callcenter_bench,
@@ -160,6 +163,7 @@ async function measure(dialect: Dialect): Promise<{ rows: Row[]; info: string }>
         rounds: ROUNDS,
         seconds: SECONDS,
         match: options.match,
+        control: options.control !== undefined,
       });
       compared.push(...out.rows);
       notes.push(...out.notes);
